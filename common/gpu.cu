@@ -1,0 +1,99 @@
+/* Device buffers, copies and device facts behind the C interface of gpu.h. */
+#include <string.h>
+#include "check.h"
+#include "gpu.h"
+
+struct gpu_buf gpu_alloc(size_t bytes)
+{
+    struct gpu_buf buf = {NULL, bytes};
+    if (bytes > 0) {
+        CUDA_CHECK(cudaMalloc(&buf.ptr, bytes));
+        gpu_poison(buf);
+    }
+    return buf;
+}
+
+void gpu_free(struct gpu_buf *buf)
+{
+    if (buf->ptr)
+        CUDA_CHECK(cudaFree(buf->ptr));
+    buf->ptr = NULL;
+    buf->bytes = 0;
+}
+
+void gpu_upload(struct gpu_buf dst, const void *src, size_t bytes)
+{
+    if (bytes > dst.bytes) {
+        fprintf(stderr, "gpu_upload: %zu bytes into a buffer of %zu\n", bytes, dst.bytes);
+        exit(EXIT_FAILURE);
+    }
+    if (bytes > 0)
+        CUDA_CHECK(cudaMemcpy(dst.ptr, src, bytes, cudaMemcpyHostToDevice));
+}
+
+void gpu_download(void *dst, struct gpu_buf src, size_t bytes)
+{
+    if (bytes > src.bytes) {
+        fprintf(stderr, "gpu_download: %zu bytes from a buffer of %zu\n", bytes, src.bytes);
+        exit(EXIT_FAILURE);
+    }
+    if (bytes > 0)
+        CUDA_CHECK(cudaMemcpy(dst, src.ptr, bytes, cudaMemcpyDeviceToHost));
+}
+
+void gpu_poison(struct gpu_buf buf)
+{
+    if (buf.bytes > 0)
+        CUDA_CHECK(cudaMemset(buf.ptr, 0xFF, buf.bytes));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void gpu_sync(void)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void *gpu_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    CUDA_CHECK(cudaMallocHost(&p, bytes > 0 ? bytes : 1));
+    return p;
+}
+
+void gpu_host_free(void *p)
+{
+    if (p)
+        CUDA_CHECK(cudaFreeHost(p));
+}
+
+int gpu_available(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError(); /* clear the sticky "no device" error */
+        return 0;
+    }
+    return count > 0;
+}
+
+int gpu_query(struct gpu_info *info)
+{
+    cudaDeviceProp prop;
+    int dev, clock_khz, bus_bits;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
+    /* CUDA 13 removed cudaDeviceProp::memoryClockRate: ask for the attributes instead. */
+    CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", prop.name);
+    info->cc_major = prop.major;
+    info->cc_minor = prop.minor;
+    info->sms = prop.multiProcessorCount;
+    info->l2_bytes = (size_t)prop.l2CacheSize;
+    info->global_bytes = prop.totalGlobalMem;
+    info->mem_clock_khz = clock_khz;
+    info->bus_width_bits = bus_bits;
+    info->peak_gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+    return LAB_OK;
+}
