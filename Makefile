@@ -82,13 +82,18 @@ $(BUILD)/.need-cmocka:
 	  "printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <cmocka.h>\n' | $(CC) -E -x c -"
 	@mkdir -p $(@D) && touch $@
 
+# Library rows (CUB, cuBLAS) exist only on a real GPU: a lab keeps them in library.cu,
+# which the CPU backend leaves out (main.c guards its calls with #ifdef BACKEND_CUDA).
+CUDA_ONLY := $(if $(filter cpu,$(BACKEND)),%/library.cu)
+lab07_LIBS := $(if $(filter cuda,$(BACKEND)),-lcublas)
+
 # ---------------------------------------------------------------- one lab
 # For lab $(1) in directory $(2): the exercise .cu files come from $(TREE) (labs/ or
 # solutions/), everything else from labs/. Binaries: the CLI $(1) and test_$(1).
 define LAB_RULES
 $(1)_EXERCISES := $$(notdir $$(wildcard solutions/$(2)/*.cu))
 $(1)_CU := $$(addprefix $(TREE)/$(2)/,$$($(1)_EXERCISES)) \
-           $$(filter-out $$(addprefix labs/$(2)/,$$($(1)_EXERCISES)),$$(wildcard labs/$(2)/*.cu))
+           $$(filter-out $$(addprefix labs/$(2)/,$$($(1)_EXERCISES)) $(CUDA_ONLY),$$(wildcard labs/$(2)/*.cu))
 $(1)_C := $$(filter-out labs/$(2)/main.c,$$(wildcard labs/$(2)/*.c))
 $(1)_OBJS := $$($(1)_CU:%.cu=$(B)/%.o) $$($(1)_C:%.c=$(B)/%.o) $(COMMON_OBJS)
 $(1)_BIN := $(B)/$(TREE)/$(2)/$(1)
