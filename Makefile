@@ -4,7 +4,8 @@
 #   make lab07 plot      bench lab07 on the GPU and draw plots/lab07.png
 #   make test            every lab's tests against its solution, plus the skeleton checks
 #
-# Variables: BACKEND=cuda|cpu, SOLUTION=1, ARCH="90" or ARCH=native, WERROR=1, SANITIZE=1.
+# Variables: BACKEND=cuda|cpu, SOLUTION=1, ARCH="90" or ARCH=native, WERROR=1 (on under CI),
+# SANITIZE=1.
 
 # ---------------------------------------------------------------- what there is
 LABS := $(patsubst labs/%,%,$(wildcard labs/lab[0-9][0-9]-*))
@@ -35,6 +36,7 @@ CC := gcc
 comma := ,
 INCLUDES := -I common $(addprefix -I labs/,$(LABS))
 WARN := -Wall -Wextra
+WERROR := $(CI)
 CFLAGS := -std=c11 -O2 -g $(WARN) $(if $(WERROR),-Werror) -D_POSIX_C_SOURCE=200809L \
           $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
 CUFLAGS_COMMON := -std=c++17 -O3 -g -Xcompiler $(subst $() ,$(comma),$(WARN))

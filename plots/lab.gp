@@ -13,12 +13,12 @@ if (term eq 'png') { set terminal pngcairo size 1200,700 font ",11" } else { set
 set output out
 set title title noenhanced
 set ylabel "effective bandwidth (GB/s, decimal)"
-set yrange [0:(peak > top ? peak : top) * 1.12]
+set yrange [0:(peak > top ? peak : top) * 1.22]
 set style fill solid 0.8 border -1
 set boxwidth 0.7
 set xtics rotate by -30 left noenhanced
 set grid ytics
-set key top right
+set key top center horizontal
 set bmargin 9
 plot main using 0:9:xtic(3) with boxes lc rgb "#4477aa" title "achieved", \
      main using 0:9:(sprintf("%.0f", $9)) with labels offset 0,0.8 notitle, \

@@ -102,8 +102,9 @@ static int launch(enum vector_add_variant v, const float *a, const float *b, flo
         break;
     case ADD_GRID_2D: {
         dim3 grid2(1, 1);
-        /* TODO: choose grid2.x and grid2.y so that grid2.x <= GRID_Y_LIMIT,
-         * grid2.y <= GRID_Y_LIMIT and grid2.x * grid2.y >= blocks. */
+        /* TODO: choose grid2.y rows of grid2.x blocks, neither above GRID_Y_LIMIT,
+         * with grid2.x * grid2.y >= blocks and as few idle blocks as possible (a full
+         * 65535-wide last row that holds only a few useful blocks wastes the rest). */
         if (grid2.y > GRID_Y_LIMIT)
             return LAB_EINVAL;
         add_grid_2d<<<grid2, THREADS>>>(a, b, c, n);
