@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <cmocka.h>
 #include "gpu.h"
 #include "testkit.h"
 
@@ -86,4 +89,34 @@ size_t testkit_first_diff(const void *got, const void *want, size_t n, size_t el
         if (memcmp(g + i * elem_bytes, w + i * elem_bytes, elem_bytes))
             return i;
     return n;
+}
+
+int testkit_run(const char *group, const struct CMUnitTest *tests, size_t count, int argc,
+                char **argv)
+{
+    struct CMUnitTest *chosen;
+    size_t k = 0;
+    int status;
+    if (argc < 2)
+        return _cmocka_run_group_tests(group, tests, count, NULL, NULL);
+    if (!strcmp(argv[1], "--list")) {
+        for (size_t i = 0; i < count; i++)
+            printf("%s\n", tests[i].name);
+        return 0;
+    }
+    chosen = malloc(count * sizeof *chosen);
+    for (int a = 1; a < argc; a++) {
+        size_t i = 0;
+        while (i < count && strcmp(tests[i].name, argv[a]))
+            i++;
+        if (i == count) {
+            fprintf(stderr, "%s: no test named '%s' (--list names them)\n", group, argv[a]);
+            free(chosen);
+            return 2;
+        }
+        chosen[k++] = tests[i];
+    }
+    status = _cmocka_run_group_tests(group, chosen, k, NULL, NULL);
+    free(chosen);
+    return status;
 }

@@ -106,13 +106,11 @@ static void args_rejected(void **state)
     gpu_free(&c);
 }
 
-int main(void)
-{
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(args_rejected),      cmocka_unit_test(one_block),
-        cmocka_unit_test(thread_per_element), cmocka_unit_test(grid_stride),
-        cmocka_unit_test(grid_2d),            cmocka_unit_test(grid_stride_float4),
-        cmocka_unit_test(host_round_trip),
-    };
-    return cmocka_run_group_tests_name("lab01_vector_add", tests, NULL, NULL);
-}
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(args_rejected),      cmocka_unit_test(one_block),
+    cmocka_unit_test(thread_per_element), cmocka_unit_test(grid_stride),
+    cmocka_unit_test(grid_2d),            cmocka_unit_test(grid_stride_float4),
+    cmocka_unit_test(host_round_trip),
+};
+
+TESTKIT_MAIN("lab01_vector_add", tests)
