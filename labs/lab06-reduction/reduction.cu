@@ -1,0 +1,505 @@
+/* lab06: parallel reduction, the sum of n ints. Every variant reads each element once and
+ * adds it once, so all of them move the same 4 n bytes; what differs is how well the
+ * threads are kept busy while the memory streams in. Kernels 1-7 follow the seven steps of
+ * Harris's "Optimizing Parallel Reduction in CUDA"; 8-10 are the steps that came with
+ * later GPUs; the two atomic kernels are the baselines a student writes first. */
+#include <limits.h>
+#include <stdint.h>
+#include "check.h"
+#include "reduction.h"
+
+static const unsigned WARP = 32;
+static const unsigned MAX_THREADS = 1024;
+
+/* ------------------------------------------------------------- kernels 1-3: the tree
+ * Each block loads blockDim.x elements into shared memory and adds them pairwise in
+ * log2(blockDim.x) steps with a barrier between steps; thread 0 writes the block's sum.
+ * The three differ only in which threads add which pairs. */
+
+/* 1. Interleaved addressing, divergent: in step s, threads whose index is a multiple of 2s
+ * add the element s to their right. Teaches the tree and __syncthreads. Costs: the % is
+ * slow, and the active threads are scattered over every warp, so every warp keeps issuing
+ * while most of its lanes sit idle (divergence). */
+__global__ void reduce_interleaved_divergent(const int *in, int *out, unsigned n)
+{
+    extern __shared__ int sdata[];
+    unsigned tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+    sdata[tid] = i < n ? in[i] : 0;
+    __syncthreads();
+    /* TODO: for s = 1, 2, 4, ... below blockDim.x: the threads with
+     * tid % (2 * s) == 0 add sdata[tid + s] into sdata[tid]; a barrier after each step. */
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* 2. Interleaved addressing, strided index: thread tid works on index 2 s tid, so the
+ * active threads are the first ones and whole warps retire. Costs: in step s a warp's
+ * lanes touch addresses 2s words apart, which fall into few of the 32 shared-memory banks
+ * (a 2s-way conflict, serialised), worst in the first steps. */
+__global__ void reduce_interleaved_strided(const int *in, int *out, unsigned n)
+{
+    extern __shared__ int sdata[];
+    unsigned tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+    sdata[tid] = i < n ? in[i] : 0;
+    __syncthreads();
+    /* TODO: the same steps s = 1, 2, 4, ...; thread tid adds into
+     * index = 2 * s * tid when that index is below blockDim.x. */
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* 3. Sequential addressing: fold the upper half onto the lower half, s = blockDim.x / 2
+ * down to 1. Consecutive lanes touch consecutive words: no bank conflicts, no divergence
+ * until fewer than 32 threads are active. Costs: half the threads only load, and idle from
+ * the first step on. */
+__global__ void reduce_sequential(const int *in, int *out, unsigned n)
+{
+    extern __shared__ int sdata[];
+    unsigned tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+    sdata[tid] = i < n ? in[i] : 0;
+    __syncthreads();
+    /* TODO: for s = blockDim.x / 2 down to 1 (halving): threads with
+     * tid < s add sdata[tid + s] into sdata[tid]; a barrier after each step. */
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* 4. First add during the global load: a block covers 2 blockDim.x elements and each
+ * thread adds its two while loading, so every thread does useful work and half as many
+ * blocks run. Costs: still a barrier per step, and a loop for the warp that is left. */
+__global__ void reduce_first_add_during_load(const int *in, int *out, unsigned n)
+{
+    extern __shared__ int sdata[];
+    unsigned tid = threadIdx.x, i = blockIdx.x * (2 * blockDim.x) + tid;
+    /* TODO: sdata[tid] = in[i] + in[i + blockDim.x] (each term only when its
+     * index is below n, else 0); a barrier; then the tree of kernel 3. */
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* ------------------------------------------------------------- the last warp
+ * Once 32 threads or fewer are active they are one warp, and a warp needs no block-wide
+ * barrier. Harris's version relied on the warp's 32 lanes moving in lockstep (through a
+ * volatile pointer); since Volta each lane has its own program counter and may run ahead,
+ * so a lane could read sdata[tid + s] before or after its neighbour updated it. The safe
+ * form reads into a register, waits for the warp (__syncwarp), then writes, and waits
+ * again before the next read. */
+
+/* One step of the last warp: v += sdata[tid + s], published in sdata[tid]. */
+__device__ int warp_step(int *sdata, unsigned tid, int v, unsigned s, unsigned mask)
+{
+    /* TODO: add sdata[tid + s] to v; __syncwarp(mask) so every lane has read
+     * before any lane writes; store v in sdata[tid]; __syncwarp(mask) again so the
+     * writes are seen by the next step's reads. */
+    return v;
+}
+
+/* 5. Unroll the last warp: the tree with barriers down to 64 elements, then warp 0 folds
+ * 64 into 1 with warp_step and no __syncthreads. Saves the barriers and the loop overhead
+ * of the last six steps, in which almost every warp was idle anyway. Needs blockDim.x >= 64. */
+__global__ void reduce_unroll_last_warp(const int *in, int *out, unsigned n)
+{
+    extern __shared__ int sdata[];
+    unsigned tid = threadIdx.x, i = blockIdx.x * (2 * blockDim.x) + tid;
+    /* TODO: the load of kernel 4 and its tree for s > 32 only; then the threads
+     * with tid < 32 take v = sdata[tid] and run warp_step for s = 32, 16, 8, 4, 2, 1
+     * (full mask: the whole warp takes part). */
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* ------------------------------------------------------------- kernels 6-7: templates
+ * With the block size a compile-time constant every `if (BLOCK >= ...)` below is decided
+ * by the compiler: no loop counter, no dead comparisons, only the adds that this block
+ * size needs. The launcher's switch instantiates each power of two from 1 to 1024. */
+
+/* The shared-memory tree of a BLOCK-thread block, completely unrolled. Threads with
+ * tid < 32 finish it with warp_step; below 32 threads the warp is partial, so the mask
+ * names only the lanes that exist. sdata has at least 64 elements, so the idle lanes'
+ * reads past the block stay in bounds (their sums are never used). */
+template <unsigned BLOCK>
+__device__ void block_tree_unrolled(int *sdata, unsigned tid)
+{
+    const unsigned mask = BLOCK >= 32 ? 0xffffffffu : (1u << BLOCK) - 1;
+    /* TODO: for s = 512, 256, 128, 64: when BLOCK >= 2 s, threads with tid < s
+     * add sdata[tid + s], then __syncthreads(). Then threads with tid < 32 take
+     * v = sdata[tid] and, for s = 32 down to 1 while BLOCK >= 2 s, call warp_step. */
+}
+
+/* 6. Completely unrolled: kernel 5 with BLOCK known at compile time. Saves the loop and
+ * its comparisons, which at this point cost as much as the adds. Costs a template and a
+ * switch over block sizes in the launcher. */
+template <unsigned BLOCK>
+__global__ void reduce_complete_unroll(const int *in, int *out, unsigned n)
+{
+    __shared__ int sdata[BLOCK < 64 ? 64 : BLOCK];
+    unsigned tid = threadIdx.x, i = blockIdx.x * (2 * BLOCK) + tid;
+    /* TODO: the load of kernel 4 (with BLOCK for blockDim.x), a barrier, then
+     * block_tree_unrolled<BLOCK>. */
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* 7. Algorithm cascading: a grid sized to fill the GPU once, each thread summing many
+ * elements in a register (two per trip, a grid-stride loop) before the tree. The tree's
+ * log2(BLOCK) steps are now paid once per block instead of once per 2 BLOCK elements, and
+ * many independent loads are in flight. A second launch of one block adds the partials. */
+template <unsigned BLOCK>
+__global__ void reduce_cascaded(const int *in, int *out, unsigned n)
+{
+    __shared__ int sdata[BLOCK < 64 ? 64 : BLOCK];
+    unsigned tid = threadIdx.x;
+    int sum = 0;
+    /* TODO: start at i = blockIdx.x * 2 * BLOCK + tid and step by
+     * 2 * BLOCK * gridDim.x while i < n, adding in[i] and (when below n) in[i + BLOCK]
+     * into sum. */
+    sdata[tid] = sum;
+    __syncthreads();
+    block_tree_unrolled<BLOCK>(sdata, tid);
+    if (tid == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* ------------------------------------------------------------- kernels 8-10: shuffles
+ * Since Kepler a warp can add across its lanes in registers: __shfl_down_sync(mask, v, s)
+ * hands each lane the v of the lane s above it. Five shuffles sum a warp, with no shared
+ * memory and no barrier; shared memory only carries one value per warp. */
+
+/* The sum of v over the 32 lanes of the warp, in lane 0. */
+__device__ int warp_reduce_shuffle(int v)
+{
+    /* TODO: for s = 16, 8, 4, 2, 1 add __shfl_down_sync(0xffffffff, v, s). */
+    return v;
+}
+
+/* The sum of v over the block (blockDim.x a multiple of 32), in thread 0. */
+__device__ int block_reduce_shuffle(int v)
+{
+    __shared__ int warp_sums[32];
+    unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    /* TODO: reduce v within each warp; lane 0 of warp w stores it in
+     * warp_sums[w]; __syncthreads(); warp 0 loads warp_sums[lane] (0 beyond the
+     * blockDim.x / 32 warps) and reduces that. */
+    return v;
+}
+
+/* 8. Warp shuffle: the grid-stride sum of kernel 7, then block_reduce_shuffle instead of
+ * the shared-memory tree. Saves shared-memory traffic and all but one barrier; the block
+ * size becomes a run-time value again (any power of two from 32). */
+__global__ void reduce_warp_shuffle(const int *in, int *out, unsigned n)
+{
+    int sum = 0;
+    /* TODO: a grid-stride loop from the thread's global index, step
+     * blockDim.x * gridDim.x, adding in[i] into sum. */
+    sum = block_reduce_shuffle(sum);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/* This thread's share of in[0..n) read as int4: the grid-stride loop over the n / 4 whole
+ * vectors, four of them per trip so that four 16-byte loads are in flight before the
+ * first add needs one; then the vectors left over, then the last n % 4 ints. */
+__device__ int thread_sum_int4(const int *__restrict__ in, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x, stride = blockDim.x * gridDim.x;
+    const int4 *in4 = (const int4 *)in;
+    int sum = 0;
+    /* TODO: while i + 3 * stride < n / 4, load in4[i], in4[i + stride],
+     * in4[i + 2 * stride] and in4[i + 3 * stride] (all four loads before any add), add
+     * their ints, i += 4 * stride; then while i < n / 4 add in4[i] (i += stride); then for
+     * j from n / 4 * 4 + the thread's global index, step stride, below n, add in[j]. */
+    return sum;
+}
+
+/* 9. Vector loads: each load instruction moves 16 bytes instead of 4, a quarter of the
+ * instructions for the same bytes, and more bytes in flight per thread. Needs in 16-byte
+ * aligned (the launcher checks). */
+__global__ void reduce_vector_load(const int *__restrict__ in, int *out, unsigned n)
+{
+    int sum = block_reduce_shuffle(thread_sum_int4(in, n));
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = sum;
+}
+
+/* 10. Single pass: kernel 9, but the block that finishes last adds the partial sums, so
+ * the second launch (and its wait for the first to drain) disappears. Each block's thread
+ * 0 stores its partial, fences (the store is visible to every block before the count
+ * is), then counts itself in `done`; the block that draws gridDim.x - 1 is the last. The
+ * launcher zeroes `done` before the launch. */
+__global__ void reduce_single_pass(const int *__restrict__ in, int *partials, unsigned *done,
+                                   int *out, unsigned n)
+{
+    __shared__ bool last;
+    int sum = block_reduce_shuffle(thread_sum_int4(in, n));
+    /* TODO: thread 0 stores sum in partials[blockIdx.x], calls __threadfence(),
+     * and sets `last` when atomicAdd(done, 1) returns gridDim.x - 1. After a barrier, the
+     * last block (fence again, then read the partials through a volatile pointer so that
+     * nothing stale is reused) adds them with a block-stride loop and block_reduce_shuffle,
+     * and thread 0 writes *out. */
+}
+
+/* ------------------------------------------------------------- the atomic baselines */
+
+/* One atomicAdd on the single result per element: correct and short, but every add
+ * goes to one address in the L2 cache, where same-address atomics are serialised. */
+__global__ void reduce_global_atomic(const int *in, int *out, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    /* TODO: when i < n, atomicAdd in[i] into *out. */
+}
+
+/* Privatisation: each block adds into its own shared-memory sum (shared atomics, done in
+ * the SM) and sends one global atomic, so the L2 sees n / blockDim.x atomics, not n. */
+__global__ void reduce_shared_atomic(const int *in, int *out, unsigned n)
+{
+    __shared__ int block_sum;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    /* TODO: thread 0 zeroes block_sum; barrier; when i < n, atomicAdd in[i]
+     * into block_sum; barrier; thread 0 atomicAdds block_sum into *out. */
+}
+
+/* ------------------------------------------------------------- launchers */
+
+static unsigned div_up(size_t x, size_t y)
+{
+    return (unsigned)((x + y - 1) / y);
+}
+
+static int is_pow2(unsigned x)
+{
+    return x && !(x & (x - 1));
+}
+
+extern "C" int reduce_threads_ok(enum reduce_variant v, unsigned threads)
+{
+    switch (v) {
+    case REDUCE_INTERLEAVED_DIVERGENT:
+    case REDUCE_INTERLEAVED_STRIDED:
+    case REDUCE_SEQUENTIAL:
+        return is_pow2(threads) && threads >= 2 && threads <= MAX_THREADS;
+    case REDUCE_UNROLL_LAST_WARP:
+        return is_pow2(threads) && threads >= 64 && threads <= MAX_THREADS;
+    case REDUCE_FIRST_ADD_DURING_LOAD:
+    case REDUCE_COMPLETE_UNROLL:
+    case REDUCE_CASCADED:
+        return is_pow2(threads) && threads <= MAX_THREADS;
+    case REDUCE_WARP_SHUFFLE:
+    case REDUCE_VECTOR_LOAD:
+    case REDUCE_SINGLE_PASS:
+        return is_pow2(threads) && threads >= WARP && threads <= MAX_THREADS;
+    case REDUCE_GLOBAL_ATOMIC:
+    case REDUCE_SHARED_ATOMIC:
+        return threads >= 1 && threads <= MAX_THREADS;
+    default:
+        return 0;
+    }
+}
+
+/* Elements one block covers in one pass; for the grid-stride kernels, the fewest each
+ * block is given (a grid larger than n / this would leave threads without work). */
+static size_t per_block(enum reduce_variant v, unsigned threads)
+{
+    switch (v) {
+    case REDUCE_INTERLEAVED_DIVERGENT:
+    case REDUCE_INTERLEAVED_STRIDED:
+    case REDUCE_SEQUENTIAL:
+        return threads;
+    case REDUCE_VECTOR_LOAD:
+    case REDUCE_SINGLE_PASS:
+        return 4 * (size_t)threads;
+    default:
+        return 2 * (size_t)threads;
+    }
+}
+
+static int grid_strides(enum reduce_variant v)
+{
+    return v == REDUCE_CASCADED || v == REDUCE_WARP_SHUFFLE || v == REDUCE_VECTOR_LOAD ||
+           v == REDUCE_SINGLE_PASS;
+}
+
+static int atomic_baseline(enum reduce_variant v)
+{
+    return v == REDUCE_GLOBAL_ATOMIC || v == REDUCE_SHARED_ATOMIC;
+}
+
+/* Scratch layout, in ints: [first-pass partials: p1][second-pass partials: p2][counter].
+ * Passes after the second reuse the two regions in turn, each pass smaller than the last. */
+static void scratch_layout(enum reduce_variant v, size_t n, unsigned threads, size_t *p1,
+                           size_t *p2)
+{
+    *p1 = div_up(n, per_block(v, threads));
+    *p2 = div_up(*p1, per_block(v, threads));
+}
+
+extern "C" size_t reduce_scratch_bytes(enum reduce_variant v, size_t n, unsigned threads)
+{
+    size_t p1, p2;
+    if (!reduce_threads_ok(v, threads) || n == 0 || n > INT_MAX || atomic_baseline(v))
+        return 0;
+    scratch_layout(v, n, threads, &p1, &p2);
+    return (p1 + p2 + 1) * sizeof(int);
+}
+
+/* Blocks that fill the GPU once: as many as each SM holds at once (its thread limit or
+ * its block limit, whichever bites first), on every SM. The grid-stride kernels use this
+ * grid whatever n is, so their partial sums never outnumber it. */
+static int device_grid(unsigned threads, unsigned *blocks)
+{
+    int dev, sms, sm_threads, sm_blocks;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&sm_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&sm_blocks, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+    *blocks = (unsigned)sms * (unsigned)(sm_threads / (int)threads < sm_blocks
+                                             ? sm_threads / (int)threads
+                                             : sm_blocks);
+    return LAB_OK;
+}
+
+template <unsigned BLOCK>
+static void launch_templated(enum reduce_variant v, unsigned blocks, const int *in, int *out,
+                             unsigned n)
+{
+    if (v == REDUCE_COMPLETE_UNROLL)
+        reduce_complete_unroll<BLOCK><<<blocks, BLOCK>>>(in, out, n);
+    else
+        reduce_cascaded<BLOCK><<<blocks, BLOCK>>>(in, out, n);
+}
+
+/* Harris's switch: a run-time block size picks the instantiation compiled for it. */
+static int launch_block_size(enum reduce_variant v, unsigned blocks, unsigned threads,
+                             const int *in, int *out, unsigned n)
+{
+    switch (threads) {
+    case 1024: launch_templated<1024>(v, blocks, in, out, n); break;
+    case 512: launch_templated<512>(v, blocks, in, out, n); break;
+    case 256: launch_templated<256>(v, blocks, in, out, n); break;
+    case 128: launch_templated<128>(v, blocks, in, out, n); break;
+    case 64: launch_templated<64>(v, blocks, in, out, n); break;
+    case 32: launch_templated<32>(v, blocks, in, out, n); break;
+    case 16: launch_templated<16>(v, blocks, in, out, n); break;
+    case 8: launch_templated<8>(v, blocks, in, out, n); break;
+    case 4: launch_templated<4>(v, blocks, in, out, n); break;
+    case 2: launch_templated<2>(v, blocks, in, out, n); break;
+    case 1: launch_templated<1>(v, blocks, in, out, n); break;
+    default: return LAB_EINVAL;
+    }
+    return LAB_OK;
+}
+
+/* One pass: `blocks` blocks reduce count elements of src into dst[0..blocks). */
+static int launch_pass(enum reduce_variant v, unsigned blocks, unsigned threads,
+                       const int *src, int *dst, unsigned count)
+{
+    size_t shared = threads * sizeof(int);
+    switch (v) {
+    case REDUCE_INTERLEAVED_DIVERGENT:
+        reduce_interleaved_divergent<<<blocks, threads, shared>>>(src, dst, count);
+        break;
+    case REDUCE_INTERLEAVED_STRIDED:
+        reduce_interleaved_strided<<<blocks, threads, shared>>>(src, dst, count);
+        break;
+    case REDUCE_SEQUENTIAL:
+        reduce_sequential<<<blocks, threads, shared>>>(src, dst, count);
+        break;
+    case REDUCE_FIRST_ADD_DURING_LOAD:
+        reduce_first_add_during_load<<<blocks, threads, shared>>>(src, dst, count);
+        break;
+    case REDUCE_UNROLL_LAST_WARP:
+        reduce_unroll_last_warp<<<blocks, threads, shared>>>(src, dst, count);
+        break;
+    case REDUCE_COMPLETE_UNROLL:
+    case REDUCE_CASCADED:
+        if (launch_block_size(v, blocks, threads, src, dst, count) != LAB_OK)
+            return LAB_EINVAL;
+        break;
+    case REDUCE_WARP_SHUFFLE:
+        reduce_warp_shuffle<<<blocks, threads>>>(src, dst, count);
+        break;
+    case REDUCE_VECTOR_LOAD:
+        reduce_vector_load<<<blocks, threads>>>(src, dst, count);
+        break;
+    default:
+        return LAB_EINVAL;
+    }
+    CUDA_TRY_LAUNCH();
+    return LAB_OK;
+}
+
+/* The multi-level launch: the end of a kernel is the only barrier between all blocks, so
+ * each pass turns count elements into one partial sum per block, and the next launch
+ * reduces those, until one block writes the result. Kernels 1-6 need a grid as large as
+ * count / per_block(); the grid-stride kernels (device_blocks > 0) take a grid that fills
+ * the GPU, and one block for the second pass, since a grid-stride block can sum any count. */
+static int reduce_passes(enum reduce_variant v, const int *in, unsigned n, unsigned threads,
+                         int *scratch, size_t p1, unsigned device_blocks, int *out)
+{
+    const int *src = in;
+    unsigned count = n;
+    for (int pass = 0;; pass++) {
+        unsigned blocks = 0;
+        int *dst = NULL;
+        int status;
+        /* TODO: blocks = enough to cover count (div_up by per_block), at most
+         * device_blocks when that is not 0, and 1 after the first pass when it is not 0;
+         * dst = out when a single block is left, else scratch on even passes and
+         * scratch + p1 on odd ones. */
+        status = launch_pass(v, blocks, threads, src, dst, count);
+        if (status != LAB_OK || blocks == 1)
+            return status;
+        src = dst;
+        count = blocks;
+    }
+}
+
+static int launch(enum reduce_variant v, const int *in, unsigned n, unsigned threads,
+                  int *scratch, size_t p1, size_t p2, int *out)
+{
+    unsigned blocks = div_up(n, per_block(v, threads)), device_blocks = 0;
+    if (grid_strides(v) && device_grid(threads, &device_blocks) != LAB_OK)
+        return LAB_ECUDA;
+    switch (v) {
+    case REDUCE_SINGLE_PASS: {
+        unsigned *done = (unsigned *)(scratch + p1 + p2);
+        if (blocks > device_blocks)
+            blocks = device_blocks;
+        CUDA_TRY(cudaMemsetAsync(done, 0, sizeof *done));
+        reduce_single_pass<<<blocks, threads>>>(in, scratch, done, out, n);
+        break;
+    }
+    case REDUCE_GLOBAL_ATOMIC:
+        CUDA_TRY(cudaMemsetAsync(out, 0, sizeof *out));
+        reduce_global_atomic<<<blocks, threads>>>(in, out, n);
+        break;
+    case REDUCE_SHARED_ATOMIC:
+        CUDA_TRY(cudaMemsetAsync(out, 0, sizeof *out));
+        reduce_shared_atomic<<<blocks, threads>>>(in, out, n);
+        break;
+    default:
+        return reduce_passes(v, in, n, threads, scratch, p1, device_blocks, out);
+    }
+    CUDA_TRY_LAUNCH();
+    return LAB_OK;
+}
+
+extern "C" int reduce_sum(enum reduce_variant v, struct gpu_buf in, size_t n, unsigned threads,
+                          struct gpu_buf scratch, struct gpu_buf out)
+{
+    size_t p1 = 0, p2 = 0;
+    if ((unsigned)v >= REDUCE_VARIANTS || !reduce_threads_ok(v, threads))
+        return LAB_EINVAL;
+    if (n == 0 || n > INT_MAX || !in.ptr || n > in.bytes / sizeof(int))
+        return LAB_EINVAL;
+    if (!out.ptr || out.bytes < sizeof(int))
+        return LAB_EINVAL;
+    if (!atomic_baseline(v) &&
+        (!scratch.ptr || scratch.bytes < reduce_scratch_bytes(v, n, threads)))
+        return LAB_EINVAL;
+    if ((v == REDUCE_VECTOR_LOAD || v == REDUCE_SINGLE_PASS) && (uintptr_t)in.ptr % 16)
+        return LAB_EINVAL;
+    if (!atomic_baseline(v))
+        scratch_layout(v, n, threads, &p1, &p2);
+    return launch(v, (const int *)in.ptr, (unsigned)n, threads, (int *)scratch.ptr, p1, p2,
+                  (int *)out.ptr);
+}
