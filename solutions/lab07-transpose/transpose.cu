@@ -1,0 +1,474 @@
+/* lab07: matrix transpose, out[c][r] = in[r][c]. No arithmetic at all: each element is
+ * read once and written once, so every variant moves the same bytes as a copy and the
+ * whole lesson is in how a warp's 32 accesses land in memory. A warp reading a row of
+ * `in` touches contiguous bytes; the same warp writing the transposed row of `out` would
+ * touch 32 rows. Tiles in shared memory (or registers) turn that around. */
+#include <stdint.h>
+#include "check.h"
+#include "transpose.h"
+
+static const int TILE = 32;       /* a tile's side: one warp spans a tile row */
+static const int BLOCK_ROWS = 8;  /* 32 x 8 threads per block, TILE / BLOCK_ROWS = 4 rows each */
+static const int SHUFFLE_ROWS = 8; /* rows of its column that one lane of the shuffle loads */
+static const int WIDE = 64;       /* tiled_64's tile side: 64 x 64 by the same 256 threads */
+static const unsigned FULL_MASK = 0xffffffffu;
+static const size_t GRID_Y_LIMIT = 65535; /* the largest gridDim.y and gridDim.z */
+
+/* This block's tile number down the matrix. Launchers fold tiles past gridDim.y's limit
+ * into gridDim.z, so any height fits; a block past the last tile finds its rows out of
+ * range and does nothing. */
+__device__ size_t tile_y(void)
+{
+    return (size_t)blockIdx.z * gridDim.y + blockIdx.y;
+}
+
+/* Copy with a transpose's shape: a 32x32 tile per block, 32x8 threads moving 4 rows each,
+ * every warp access 32 contiguous floats (128 bytes, four full sectors). No transpose can
+ * move its bytes faster, so this is the ceiling; it costs nothing but the bounds checks. */
+__global__ void copy_tile(const float *in, float *out, size_t width, size_t height)
+{
+    size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
+    size_t row = tile_y() * TILE + threadIdx.y;
+    /* SOLUTION BEGIN: for j = 0, BLOCK_ROWS, 2 * BLOCK_ROWS, ... below TILE, copy element
+     * (row + j, col) from in to out when it lies inside the matrix (row-major: the element
+     * (r, c) is at r * width + c). */
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < width && row + j < height)
+            out[(row + j) * width + col] = in[(row + j) * width + col];
+    /* SOLUTION END */
+}
+
+/* The same copy through a shared-memory tile, written and read along its rows: what the
+ * round trip through shared memory and the barrier cost when the access pattern is ideal
+ * (next to nothing: the tiled transposes can only lose to it by their own bank
+ * conflicts). */
+__global__ void copy_shared(const float *in, float *out, size_t width, size_t height)
+{
+    __shared__ float tile[TILE][TILE];
+    size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
+    size_t row = tile_y() * TILE + threadIdx.y;
+    /* SOLUTION BEGIN: load the block's tile (tile[threadIdx.y + j][threadIdx.x] gets
+     * element (row + j, col)), wait for the whole block, then store the tile back to out
+     * at the same places. Skip elements outside the matrix; every thread must reach the
+     * barrier. */
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < width && row + j < height)
+            tile[threadIdx.y + j][threadIdx.x] = in[(row + j) * width + col];
+    __syncthreads();
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < width && row + j < height)
+            out[(row + j) * width + col] = tile[threadIdx.y + j][threadIdx.x];
+    /* SOLUTION END */
+}
+
+/* Naive, threads laid over `in`: a warp reads 128 contiguous bytes of a row, but its 32
+ * stores go to 32 rows of out, height * 4 bytes apart, each filling 4 bytes of its own
+ * 32-byte sector. Teaches coalescing by its absence: 8 times the write traffic through
+ * L2, and DRAM sees it unless the partial sectors merge in L2 before they are evicted. */
+__global__ void transpose_naive_rows(const float *in, float *out, size_t width, size_t height)
+{
+    size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
+    size_t row = tile_y() * TILE + threadIdx.y;
+    /* SOLUTION BEGIN: for each of the thread's rows row + j (j = 0, BLOCK_ROWS, ...),
+     * copy in's element (row + j, col) to out's element (col, row + j). out has width
+     * rows of height elements. */
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < width && row + j < height)
+            out[col * height + row + j] = in[(row + j) * width + col];
+    /* SOLUTION END */
+}
+
+/* Naive, threads laid over `out`: coalesced stores, strided loads. Reads waste the same
+ * 7/8 of each sector, but a load's unused bytes stay in L1/L2 for the next warps that
+ * need them, while a store must travel: usually the faster of the two twins. */
+__global__ void transpose_naive_cols(const float *in, float *out, size_t width, size_t height)
+{
+    size_t col = (size_t)blockIdx.x * TILE + threadIdx.x; /* a column of out: < height */
+    size_t row = tile_y() * TILE + threadIdx.y;           /* a row of out: < width */
+    /* SOLUTION BEGIN: for each of the thread's rows row + j of out, fetch its element
+     * (row + j, col) from in's element (col, row + j). */
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < height && row + j < width)
+            out[(row + j) * height + col] = in[col * width + row + j];
+    /* SOLUTION END */
+}
+
+/* Tiled: the block reads a 32x32 tile along its rows into shared memory, then writes it
+ * transposed along the rows of out: both global directions coalesced. Costs a barrier and
+ * bank conflicts: reading a tile column, the 32 lanes hit addresses 32 words apart, all in
+ * one of the 32 banks, so each read takes 32 passes through shared memory. */
+__global__ void transpose_tiled(const float *in, float *out, size_t width, size_t height)
+{
+    __shared__ float tile[TILE][TILE];
+    size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
+    size_t row = tile_y() * TILE + threadIdx.y;
+    /* SOLUTION BEGIN: load the tile as copy_shared does; after the barrier, this block
+     * writes out's tile at row blockIdx.x * TILE and column tile_y() * TILE: thread
+     * (x, y) stores tile[x][y + j] into out's element (blockIdx.x * TILE + y + j,
+     * tile_y() * TILE + x), inside the matrix only. */
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < width && row + j < height)
+            tile[threadIdx.y + j][threadIdx.x] = in[(row + j) * width + col];
+    __syncthreads();
+    col = tile_y() * TILE + threadIdx.x;
+    row = (size_t)blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < height && row + j < width)
+            out[(row + j) * height + col] = tile[threadIdx.x][threadIdx.y + j];
+    /* SOLUTION END */
+}
+
+/* Padded: the same with rows of 33 elements, so a tile column's 32 elements fall in 32
+ * different banks (element (r, c) sits in bank (33 r + c) % 32). One extra word per row,
+ * no conflicts left. A template over the element type, because the 8-bit images run this
+ * very kernel on bytes and show what changes when an element is one byte. */
+template <typename T>
+__global__ void transpose_tiled_padded(const T *in, T *out, size_t width, size_t height)
+{
+    __shared__ T tile[TILE][TILE + 1];
+    size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
+    size_t row = tile_y() * TILE + threadIdx.y;
+    /* SOLUTION BEGIN: transpose_tiled's body; only the tile's shape differs. */
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < width && row + j < height)
+            tile[threadIdx.y + j][threadIdx.x] = in[(row + j) * width + col];
+    __syncthreads();
+    col = tile_y() * TILE + threadIdx.x;
+    row = (size_t)blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        if (col < height && row + j < width)
+            out[(row + j) * height + col] = tile[threadIdx.x][threadIdx.y + j];
+    /* SOLUTION END */
+}
+
+/* Four consecutive elements of row `row` of out (width rows of height elements), from
+ * column `col` (a multiple of 4) on: one 16-byte store when allowed, else the elements
+ * inside the matrix one by one. */
+__device__ void store4(float *out, size_t width, size_t height, size_t row, size_t col,
+                       float4 v, bool vector_stores)
+{
+    float *p = out + row * height + col;
+    if (row >= width)
+        return;
+    if (vector_stores && col + 4 <= height) {
+        *(float4 *)p = v;
+        return;
+    }
+    if (col < height)
+        p[0] = v.x;
+    if (col + 1 < height)
+        p[1] = v.y;
+    if (col + 2 < height)
+        p[2] = v.z;
+    if (col + 3 < height)
+        p[3] = v.w;
+}
+
+/* Shuffle: registers instead of shared memory. Each lane loads 8 rows of its column
+ * (coalesced), then neighbouring lanes swap halves with __shfl_xor_sync: afterwards a lane
+ * holds 4 consecutive elements of each of two rows of out and stores them as float4s. A
+ * warp's store covers 16 rows of out with 32 contiguous bytes each: one whole sector per
+ * row, which is all that DRAM needs. Costs 4 shuffles per 8 elements, no barrier, no
+ * shared memory; the float4 stores need height % 4 == 0 and an aligned out. */
+__global__ void transpose_shuffle(const float *in, float *out, size_t width, size_t height,
+                                  bool vector_stores)
+{
+    size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
+    size_t row = (tile_y() * BLOCK_ROWS + threadIdx.y) * SHUFFLE_ROWS;
+    unsigned odd = threadIdx.x & 1;
+    float v[SHUFFLE_ROWS];
+    /* SOLUTION BEGIN: load v[k] = in's element (row + k, col) for k < SHUFFLE_ROWS, 0
+     * outside the matrix (every lane takes part in the shuffles). Then for k = 0..3 swap
+     * with the neighbouring lane (__shfl_xor_sync(FULL_MASK, ..., 1)): an even lane gives
+     * v[k + 4] and puts what it gets in v[k + 4]; an odd lane gives v[k] and puts what it
+     * gets in v[k]. */
+    for (int k = 0; k < SHUFFLE_ROWS; k++)
+        v[k] = col < width && row + k < height ? in[(row + k) * width + col] : 0.0f;
+    for (int k = 0; k < 4; k++) {
+        float got = __shfl_xor_sync(FULL_MASK, odd ? v[k] : v[k + 4], 1);
+        if (odd)
+            v[k] = got;
+        else
+            v[k + 4] = got;
+    }
+    /* SOLUTION END */
+    /* Even lane (column col): v[0..3] are rows row..row+3 of col, v[4..7] of col + 1.
+     * Odd lane: v[0..3] are rows row+4..row+7 of col - 1, v[4..7] of col. */
+    store4(out, width, height, col - odd, row + 4 * odd, make_float4(v[0], v[1], v[2], v[3]),
+           vector_stores);
+    store4(out, width, height, col - odd + 1, row + 4 * odd,
+           make_float4(v[4], v[5], v[6], v[7]), vector_stores);
+}
+
+/* Wider per-thread work: a 64x64 padded tile for the same 256 threads, so each thread has
+ * 16 loads in flight before the barrier instead of 4, and each warp writes 256 contiguous
+ * bytes of a row. On a GPU whose memory needs megabytes in flight to stay busy, this is
+ * what closes the gap to the copy. Costs 16.6 KB of shared memory per block. */
+__global__ void transpose_tiled_64(const float *in, float *out, size_t width, size_t height)
+{
+    __shared__ float tile[WIDE][WIDE + 1];
+    size_t col0 = (size_t)blockIdx.x * WIDE, row0 = tile_y() * WIDE;
+    /* SOLUTION BEGIN: as transpose_tiled_padded, with a tile of WIDE x WIDE: thread (x, y)
+     * moves the elements (y + j, x + i) of the tile for i = 0, TILE and j = 0, BLOCK_ROWS,
+     * ... below WIDE; the block's tile of out starts at row col0 and column row0. */
+    for (int i = 0; i < WIDE; i += TILE)
+        for (int j = 0; j < WIDE; j += BLOCK_ROWS) {
+            size_t r = row0 + threadIdx.y + j, c = col0 + threadIdx.x + i;
+            if (r < height && c < width)
+                tile[threadIdx.y + j][threadIdx.x + i] = in[r * width + c];
+        }
+    __syncthreads();
+    for (int i = 0; i < WIDE; i += TILE)
+        for (int j = 0; j < WIDE; j += BLOCK_ROWS) {
+            size_t r = col0 + threadIdx.y + j, c = row0 + threadIdx.x + i;
+            if (r < width && c < height)
+                out[r * height + c] = tile[threadIdx.x + i][threadIdx.y + j];
+        }
+    /* SOLUTION END */
+}
+
+/* ---------------------------------------------------------------- 8-bit images */
+
+/* Pixels (row, col .. col + 3) of an image of `width` pixels per row, as one 32-bit word
+ * (pixel col + b in byte b): one load when rows are word aligned and all four are inside,
+ * else byte by byte, with 0 for pixels outside the image. */
+__device__ uint32_t load_word(const uint8_t *img, size_t width, size_t height, size_t row,
+                              size_t col, bool aligned)
+{
+    const uint8_t *p = img + row * width + col;
+    uint32_t w = 0;
+    if (row >= height)
+        return 0;
+    if (aligned && col + 4 <= width)
+        return *(const uint32_t *)p;
+    for (int b = 0; b < 4; b++)
+        if (col + b < width)
+            w |= (uint32_t)p[b] << (8 * b);
+    return w;
+}
+
+/* The other way: the pixels of w that fall inside the image, in one store when it can. */
+__device__ void store_word(uint8_t *img, size_t width, size_t height, size_t row, size_t col,
+                           uint32_t w, bool aligned)
+{
+    uint8_t *p = img + row * width + col;
+    if (row >= height)
+        return;
+    if (aligned && col + 4 <= width) {
+        *(uint32_t *)p = w;
+        return;
+    }
+    for (int b = 0; b < 4; b++)
+        if (col + b < width)
+            p[b] = (uint8_t)(w >> (8 * b));
+}
+
+/* Byte j of each of a0..a3, gathered into one word (a0's in byte 0): column j of the 4x4
+ * pixel block whose rows are a0..a3. The compiler turns it into byte permutes (PRMT). */
+__device__ uint32_t block_column(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, int j)
+{
+    int s = 8 * j;
+    return (a0 >> s & 0xffu) | (a1 >> s & 0xffu) << 8 | (a2 >> s & 0xffu) << 16 |
+           (a3 >> s & 0xffu) << 24;
+}
+
+/* 8-bit copy in 32-bit words, in the shape of transpose_u8_words (a block moves 128x128
+ * pixels, a thread 4x4-pixel blocks as 4 words of 4 rows): the u8 ceiling. Moving bytes
+ * one at a time would leave a warp's access at 32 bytes, a single sector. */
+__global__ void copy_u8_words(const uint8_t *in, uint8_t *out, size_t width, size_t height,
+                              bool aligned)
+{
+    size_t col = ((size_t)blockIdx.x * TILE + threadIdx.x) * 4;
+    size_t row = (tile_y() * TILE + threadIdx.y) * 4;
+    /* SOLUTION BEGIN: for each j = 0, BLOCK_ROWS, ... below TILE, the thread's 4x4 block
+     * starts at pixel row row + 4 * j: copy its 4 rows with load_word and store_word. */
+    for (int j = 0; j < TILE; j += BLOCK_ROWS)
+        for (int k = 0; k < 4; k++) {
+            size_t r = row + 4 * j + k;
+            store_word(out, width, height, r, col, load_word(in, width, height, r, col, aligned),
+                       aligned);
+        }
+    /* SOLUTION END */
+}
+
+/* Words for bytes: a thread loads a 4x4-pixel block as 4 coalesced 32-bit words (a warp
+ * reads 128 contiguous bytes of a row, not 32), transposes it in registers with byte
+ * permutes, and the block passes 32x32 such blocks through shared memory as uint4s (the
+ * padding of one uint4 per row keeps each quarter-warp's column read conflict-free).
+ * Then 4 coalesced word stores per block. Costs the permutes and 17 KB of shared memory;
+ * buys four times fewer memory instructions and full 128-byte accesses. */
+__global__ void transpose_u8_words(const uint8_t *in, uint8_t *out, size_t width,
+                                   size_t height, bool in_aligned, bool out_aligned)
+{
+    __shared__ uint4 tile[TILE][TILE + 1];
+    size_t col = ((size_t)blockIdx.x * TILE + threadIdx.x) * 4;
+    size_t row = (tile_y() * TILE + threadIdx.y) * 4;
+    /* SOLUTION BEGIN: for each j, load the 4 rows a0..a3 of the 4x4 block at pixel
+     * (row + 4 * j, col) and keep its transpose in tile[threadIdx.y + j][threadIdx.x]
+     * (word k = block_column(a0, a1, a2, a3, k)). After the barrier, thread (x, y) takes
+     * tile[x][y + j]: the block of out at pixel row (blockIdx.x * TILE + y + j) * 4 and
+     * column (tile_y() * TILE + x) * 4; store its 4 words in out's 4 rows (out has width
+     * rows of height pixels; its words are aligned when out_aligned). */
+    for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+        size_t r = row + 4 * j;
+        uint32_t a0 = load_word(in, width, height, r, col, in_aligned);
+        uint32_t a1 = load_word(in, width, height, r + 1, col, in_aligned);
+        uint32_t a2 = load_word(in, width, height, r + 2, col, in_aligned);
+        uint32_t a3 = load_word(in, width, height, r + 3, col, in_aligned);
+        tile[threadIdx.y + j][threadIdx.x] =
+            make_uint4(block_column(a0, a1, a2, a3, 0), block_column(a0, a1, a2, a3, 1),
+                       block_column(a0, a1, a2, a3, 2), block_column(a0, a1, a2, a3, 3));
+    }
+    __syncthreads();
+    col = (tile_y() * TILE + threadIdx.x) * 4;
+    row = ((size_t)blockIdx.x * TILE + threadIdx.y) * 4;
+    for (int j = 0; j < TILE; j += BLOCK_ROWS) {
+        uint4 b = tile[threadIdx.x][threadIdx.y + j];
+        size_t r = row + 4 * j;
+        store_word(out, height, width, r, col, b.x, out_aligned);
+        store_word(out, height, width, r + 1, col, b.y, out_aligned);
+        store_word(out, height, width, r + 2, col, b.z, out_aligned);
+        store_word(out, height, width, r + 3, col, b.w, out_aligned);
+    }
+    /* SOLUTION END */
+}
+
+/* ---------------------------------------------------------------- launchers */
+
+static size_t div_up(size_t x, size_t y)
+{
+    return (x + y - 1) / y;
+}
+
+/* tiles_x blocks across and tiles_y down, the latter folded into gridDim.z past 65535. */
+static int tile_grid(size_t tiles_x, size_t tiles_y, dim3 *grid)
+{
+    size_t y = tiles_y < GRID_Y_LIMIT ? tiles_y : GRID_Y_LIMIT;
+    size_t z = div_up(tiles_y, y);
+    if (tiles_x > 0x7fffffffu || z > GRID_Y_LIMIT)
+        return LAB_EINVAL;
+    *grid = dim3((unsigned)tiles_x, (unsigned)y, (unsigned)z);
+    return LAB_OK;
+}
+
+/* LAB_OK when a width x height matrix of elem-byte elements fits both buffers, which do
+ * not overlap (a block may read what another has already written in place). */
+static int check_buffers(struct gpu_buf in, struct gpu_buf out, size_t width, size_t height,
+                         size_t elem)
+{
+    size_t bytes = width * height * elem;
+    uintptr_t i = (uintptr_t)in.ptr, o = (uintptr_t)out.ptr;
+    if (!in.ptr || !out.ptr || bytes > in.bytes || bytes > out.bytes)
+        return LAB_EINVAL;
+    if (i < o + bytes && o < i + bytes)
+        return LAB_EINVAL;
+    return LAB_OK;
+}
+
+static int too_big(size_t width, size_t height, size_t elem)
+{
+    return height > 0 && width > SIZE_MAX / elem / height;
+}
+
+static int launch(enum transpose_variant v, const float *in, float *out, size_t width,
+                  size_t height, bool vector_stores)
+{
+    dim3 block(TILE, BLOCK_ROWS), grid;
+    size_t across = div_up(width, TILE), down = div_up(height, TILE);
+    if (v == TR_NAIVE_COLS) { /* its threads lie over out */
+        across = div_up(height, TILE);
+        down = div_up(width, TILE);
+    } else if (v == TR_SHUFFLE) {
+        down = div_up(height, BLOCK_ROWS * SHUFFLE_ROWS);
+    } else if (v == TR_TILED_64) {
+        across = div_up(width, WIDE);
+        down = div_up(height, WIDE);
+    }
+    if (tile_grid(across, down, &grid) != LAB_OK)
+        return LAB_EINVAL;
+    switch (v) {
+    case TR_COPY:
+        copy_tile<<<grid, block>>>(in, out, width, height);
+        break;
+    case TR_COPY_SHARED:
+        copy_shared<<<grid, block>>>(in, out, width, height);
+        break;
+    case TR_NAIVE_ROWS:
+        transpose_naive_rows<<<grid, block>>>(in, out, width, height);
+        break;
+    case TR_NAIVE_COLS:
+        transpose_naive_cols<<<grid, block>>>(in, out, width, height);
+        break;
+    case TR_TILED:
+        transpose_tiled<<<grid, block>>>(in, out, width, height);
+        break;
+    case TR_TILED_PADDED:
+        transpose_tiled_padded<float><<<grid, block>>>(in, out, width, height);
+        break;
+    case TR_SHUFFLE:
+        transpose_shuffle<<<grid, block>>>(in, out, width, height, vector_stores);
+        break;
+    case TR_TILED_64:
+        transpose_tiled_64<<<grid, block>>>(in, out, width, height);
+        break;
+    default:
+        return LAB_EINVAL;
+    }
+    CUDA_TRY_LAUNCH();
+    return LAB_OK;
+}
+
+extern "C" int transpose(enum transpose_variant v, struct gpu_buf in, struct gpu_buf out,
+                         size_t width, size_t height)
+{
+    bool vector_stores = height % 4 == 0 && (uintptr_t)out.ptr % 16 == 0;
+    int status;
+    if ((unsigned)v >= TR_VARIANTS || too_big(width, height, sizeof(float)))
+        return LAB_EINVAL;
+    if (width == 0 || height == 0)
+        return LAB_OK;
+    if ((status = check_buffers(in, out, width, height, sizeof(float))) != LAB_OK)
+        return status;
+    return launch(v, (const float *)in.ptr, (float *)out.ptr, width, height, vector_stores);
+}
+
+extern "C" int transpose_u8(enum transpose_u8_variant v, struct gpu_buf in, struct gpu_buf out,
+                            size_t width, size_t height)
+{
+    const uint8_t *src = (const uint8_t *)in.ptr;
+    uint8_t *dst = (uint8_t *)out.ptr;
+    /* Word accesses need every row to start on a 4-byte boundary: in's rows are width
+     * pixels long, out's height. */
+    bool in_aligned = width % 4 == 0 && (uintptr_t)src % 4 == 0;
+    bool out_aligned = height % 4 == 0 && (uintptr_t)dst % 4 == 0;
+    bool copy_aligned = in_aligned && (uintptr_t)dst % 4 == 0;
+    dim3 block(TILE, BLOCK_ROWS), grid;
+    int status;
+    if ((unsigned)v >= TR_U8_VARIANTS || too_big(width, height, 1))
+        return LAB_EINVAL;
+    if (width == 0 || height == 0)
+        return LAB_OK;
+    if ((status = check_buffers(in, out, width, height, 1)) != LAB_OK)
+        return status;
+    switch (v) {
+    case TR_U8_COPY:
+        if (tile_grid(div_up(width, 4 * TILE), div_up(height, 4 * TILE), &grid) != LAB_OK)
+            return LAB_EINVAL;
+        copy_u8_words<<<grid, block>>>(src, dst, width, height, copy_aligned);
+        break;
+    case TR_U8_TILED_PADDED:
+        if (tile_grid(div_up(width, TILE), div_up(height, TILE), &grid) != LAB_OK)
+            return LAB_EINVAL;
+        transpose_tiled_padded<uint8_t><<<grid, block>>>(src, dst, width, height);
+        break;
+    case TR_U8_WORDS:
+        if (tile_grid(div_up(width, 4 * TILE), div_up(height, 4 * TILE), &grid) != LAB_OK)
+            return LAB_EINVAL;
+        transpose_u8_words<<<grid, block>>>(src, dst, width, height, in_aligned, out_aligned);
+        break;
+    default:
+        return LAB_EINVAL;
+    }
+    CUDA_TRY_LAUNCH();
+    return LAB_OK;
+}
