@@ -1,0 +1,72 @@
+# CPU backend: cucc (nvcc's command line over g++) and its runtime, its tests and its bench.
+# Included by the top Makefile; also works alone: make -f common/cpu/cpu.mk test-cpu-backend
+#
+#   CUCC       the command that replaces nvcc when BACKEND=cpu
+#   CUCC_DEPS  what must be built before $(CUCC) is used
+#   SANITIZE=1 everything through cucc gets ASan + UBSan (and the runtime built for them)
+
+ifndef BUILD  # standalone use only: the top Makefile defines these
+BUILD = build
+BACKEND = cpu
+NVCC = nvcc
+ARCH = -arch=native
+CUFLAGS_COMMON = -std=c++17 -O2 -g
+endif
+
+CPU_DIR = common/cpu
+CPU_SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+ifeq ($(SANITIZE),1)
+CUCC = $(CPU_DIR)/cucc --sanitize
+CPU_RUNTIME = $(BUILD)/cpu/runtime-asan
+CPU_CFLAGS = $(CPU_SANFLAGS)
+else
+CUCC = $(CPU_DIR)/cucc
+CPU_RUNTIME = $(BUILD)/cpu/runtime
+CPU_CFLAGS =
+endif
+CUCC_DEPS = $(CPU_RUNTIME)/libcudacpu.a $(BUILD)/cpu/cucc-rewrite
+
+$(CPU_RUNTIME)/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(wildcard $(CPU_DIR)/include/*.h)
+	@mkdir -p $(@D)
+	g++ -std=c++17 -O2 -g -Wall -Wextra $(CPU_CFLAGS) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
+	ar rcs $@ $(@D)/runtime.o
+
+$(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
+	@mkdir -p $(@D)
+	g++ -std=c++17 -O2 -Wall -Wextra $< -o $@
+
+# The backend's own tests. With BACKEND=cuda they build with nvcc and run on the GPU: the
+# tests whose results must equal the GPU's run there, the deliberately wrong kernels skip.
+CPU_TEST_DIR = $(BUILD)/cpu/test-$(BACKEND)$(if $(filter 1,$(SANITIZE)),-asan)
+CPU_TEST = $(CPU_TEST_DIR)/test_cpu_backend
+ifeq ($(BACKEND),cuda)
+CPU_TEST_CU = $(NVCC) $(ARCH) $(CUFLAGS_COMMON)
+CPU_TEST_LD = $(NVCC) $(ARCH)
+CPU_TEST_DEPS =
+else
+CPU_TEST_CU = $(CUCC) $(CUFLAGS_COMMON) -Xcompiler -Wall,-Wextra
+CPU_TEST_LD = $(CUCC)
+CPU_TEST_DEPS = $(CUCC_DEPS)
+endif
+
+$(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu $(CPU_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(CPU_TEST_CU) -c $< -o $@
+$(CPU_TEST_DIR)/test.o: tests/test_cpu_backend.c
+	@mkdir -p $(@D)
+	gcc -std=c11 -O2 -g -Wall -Wextra $(CPU_CFLAGS) -c $< -o $@
+$(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
+	$(CPU_TEST_LD) -o $@ $^ -lcmocka
+
+test-cpu-backend: $(CPU_TEST)
+	$(CPU_TEST)
+
+# Switch, barrier and reduction costs, as recorded in common/cpu/README.md.
+$(BUILD)/cpu/bench: $(CPU_DIR)/bench.cu $(CUCC_DEPS)
+	$(CUCC) -O2 -o $@ $<
+bench-cpu-backend: $(BUILD)/cpu/bench
+	$(BUILD)/cpu/bench
+
+cpu-runtime: $(CUCC_DEPS)
+
+.PHONY: test-cpu-backend bench-cpu-backend cpu-runtime

@@ -1,0 +1,862 @@
+// Runtime of the CPU backend: the CUDA runtime API over host memory, and the execution of
+// kernels. Each thread of a block is a fiber (Boost.Context's fcontext); a worker runs one
+// block at a time, switching fibers at barriers, warp collectives and volatile accesses.
+// Everything runs synchronously on the calling thread (and CUDA_CPU_WORKERS-1 helpers), so
+// streams are trivially in order and events see real elapsed times.
+#include "cuda_runtime.h"
+#include <boost/context/detail/fcontext.hpp>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+namespace fc = boost::context::detail;
+
+__thread uint3 threadIdx, blockIdx;
+__thread dim3 blockDim, gridDim;
+
+namespace cucc {
+__thread unsigned char *dynamic_smem;
+
+// ---------------------------------------------------------------------------------------------
+// Errors. A kernel failure is reported by the launch (cudaGetLastError) and by the next
+// synchronising call, whichever asks first. Unlike a GPU's, it is not sticky: the next test runs.
+static thread_local cudaError_t last_error, async_error;
+
+static cudaError_t fail(cudaError_t e) {
+  if (e) last_error = e;
+  return e;
+}
+static cudaError_t sync_point() {
+  cudaError_t e = async_error;
+  async_error = cudaSuccess;
+  if (last_error == e) last_error = cudaSuccess;
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The virtual device.
+enum { kPoison = 0xff };  // fresh allocations and dynamic shared memory: NaN as float, -1 as int
+static const size_t kSmemPerBlock = 48 << 10, kSmemOptin = 96 << 10;
+static size_t smem_optin = kSmemPerBlock;  // raised by cudaFuncSetAttribute, for every kernel
+
+static int workers() {
+  const char *s = getenv("CUDA_CPU_WORKERS");
+  int n = s ? atoi(s) : 1;
+  return n < 1 ? 1 : n > 256 ? 256 : n;
+}
+
+static cudaDeviceProp properties() {
+  cudaDeviceProp p;
+  memset(&p, 0, sizeof p);
+  int w = workers();
+  snprintf(p.name, sizeof p.name, "CPU backend (%d worker%s)", w, w > 1 ? "s" : "");
+  p.totalGlobalMem = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+  p.sharedMemPerBlock = kSmemPerBlock;
+  p.sharedMemPerBlockOptin = kSmemOptin;
+  p.sharedMemPerMultiprocessor = kSmemOptin;
+  p.regsPerBlock = p.regsPerMultiprocessor = 65536;
+  p.warpSize = 32;
+  p.memPitch = INT32_MAX;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsDim[0] = p.maxThreadsDim[1] = 1024, p.maxThreadsDim[2] = 64;
+  p.maxGridSize[0] = INT32_MAX, p.maxGridSize[1] = p.maxGridSize[2] = 65535;
+  p.totalConstMem = 65536;
+  p.major = 7, p.minor = 0;  // the warp semantics implemented: _sync collectives, independent lanes
+  p.textureAlignment = 512;
+  p.multiProcessorCount = w;  // one SM per worker
+  p.maxThreadsPerMultiProcessor = 2048;
+  p.maxBlocksPerMultiProcessor = 32;
+  p.integrated = p.canMapHostMemory = p.unifiedAddressing = p.managedMemory = 1;
+  p.pageableMemoryAccess = p.concurrentManagedAccess = 1;
+  // Nominal dual-channel DDR4-3200, not measured: the backend has no timing model.
+  p.memoryBusWidth = 128;
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  p.l2CacheSize = l2 > 0 ? (int)l2 : 1 << 20;
+  return p;
+}
+static const int kMemoryClockKHz = 1600000;
+
+// ---------------------------------------------------------------------------------------------
+// Execution.
+enum State { READY, BAR, WARP, STEP, DONE };
+enum { FORWARD, REVERSE, RANDOM };
+enum { ACCESS = 100, ACTIVEMASK };  // the ops of a STEP
+enum { kMaxThreads = 1024 };
+#ifdef __SANITIZE_ADDRESS__
+static const size_t kStack = 256 << 10;  // ASan's frames are larger
+#else
+static const size_t kStack = 64 << 10;
+#endif
+static const size_t kGuard = 4096;
+
+struct Job {
+  Kernel k;
+  dim3 grid, block;
+  size_t smem;
+  int order;
+  unsigned long long seed, nblocks;
+  bool strict;
+  std::atomic<unsigned long long> next{0};
+  std::atomic<bool> failed{false};
+};
+
+struct Worker;
+struct Fiber {  // one CUDA thread
+  fc::fcontext_t ctx;
+  Worker *w;
+  char *stack;
+  uint3 tid;
+  int id, state, op, arg, width;
+  unsigned mask;
+  unsigned long long val, res;
+  const char *file;
+  int line;
+  void *fake;  // ASan's fake stack while switched out
+};
+
+struct Warp {
+  unsigned alive, runnable, coll, step;  // lanes: not exited, READY, in a collective, in a step
+  std::unordered_map<const volatile void *, unsigned> seen;  // strict mode: volatile words touched
+};
+
+struct Worker {
+  fc::fcontext_t sched;  // the scheduler, while a fiber runs
+  Fiber fibers[kMaxThreads];
+  int made = 0;  // fibers with a stack
+  char *stacks = nullptr;
+  Warp warps[kMaxThreads / 32];
+  Fiber *queue[kMaxThreads];  // ring of READY fibers
+  unsigned head = 0, tail = 0;
+  int n = 0, live = 0, atbar = 0;
+  unsigned phase = 0;
+  dim3 dims{0, 0, 0};
+  Job *job = nullptr;
+  unsigned char *smem = nullptr;
+  size_t smem_size = 0;
+  bool failed = false;
+  const void *main_bottom = nullptr;
+  size_t main_size = 0;
+  void *fake = nullptr;
+};
+
+static __thread Fiber *cur;  // the running CUDA thread; null in host code
+
+// ASan must be told when the stack changes under it.
+static void asan_start(void **fake, const void *bottom, size_t size) {
+#ifdef __SANITIZE_ADDRESS__
+  __sanitizer_start_switch_fiber(fake, bottom, size);
+#else
+  (void)fake, (void)bottom, (void)size;
+#endif
+}
+static void asan_finish(void *fake, const void **bottom, size_t *size) {
+#ifdef __SANITIZE_ADDRESS__
+  __sanitizer_finish_switch_fiber(fake, bottom, size);
+#else
+  (void)fake, (void)bottom, (void)size;
+#endif
+}
+
+static void switch_out(Fiber *f) {
+  Worker *w = f->w;
+  asan_start(&f->fake, w->main_bottom, w->main_size);
+  fc::transfer_t t = fc::jump_fcontext(w->sched, nullptr);
+  w->sched = t.fctx;
+  asan_finish(f->fake, &w->main_bottom, &w->main_size);
+}
+
+static void resume(Worker *w, Fiber *f) {
+  cur = f;
+  threadIdx = f->tid;
+  asan_start(&w->fake, f->stack, kStack);
+  fc::transfer_t t = fc::jump_fcontext(f->ctx, f);
+  f->ctx = t.fctx;
+  asan_finish(w->fake, nullptr, nullptr);
+}
+
+static void exit_thread(Fiber *f);
+static void fiber_main(fc::transfer_t t) {
+  Fiber *f = static_cast<Fiber *>(t.data);
+  Worker *w = f->w;
+  w->sched = t.fctx;
+  asan_finish(nullptr, &w->main_bottom, &w->main_size);
+  for (;;) {  // one kernel thread per turn; the fiber is reused by the next block
+    w->job->k.invoke(w->job->k.fn, w->job->k.args);
+    exit_thread(f);
+  }
+}
+
+static void make_fiber(Fiber *f) {
+  f->ctx = fc::make_fcontext(f->stack + kStack, kStack, fiber_main);
+#ifdef __SANITIZE_ADDRESS__
+  __asan_unpoison_memory_region(f->stack, kStack);  // an abandoned run may have left redzones
+#endif
+}
+
+static Warp &warp_of(Fiber *f) { return f->w->warps[f->id >> 5]; }
+static unsigned bit_of(Fiber *f) { return 1u << (f->id & 31); }
+
+static void ready(Fiber *f) {
+  Worker *w = f->w;
+  f->state = READY;
+  warp_of(f).runnable |= bit_of(f);
+  w->queue[w->tail++ % kMaxThreads] = f;
+}
+static void block_on(Fiber *f, int state) {
+  f->state = state;
+  warp_of(f).runnable &= ~bit_of(f);
+}
+
+// Wake the fibers waiting in `state`, in the schedule's order.
+static void wake_all(Worker *w, int state) {
+  int n = w->n, order = w->job->order;
+  int perm[kMaxThreads];
+  for (int i = 0; i < n; i++) perm[i] = order == REVERSE ? n - 1 - i : i;
+  if (order == RANDOM) {  // a permutation per block and phase, the same whatever the workers
+    unsigned long long b = (unsigned long long)blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    unsigned long long s = w->job->seed * 0x9e3779b97f4a7c15ull ^ (b << 20) ^ w->phase;
+    for (int i = n - 1; i > 0; i--) {
+      s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
+      std::swap(perm[i], perm[(s * 0x2545f4914f6cdd1dull >> 33) % (unsigned long long)(i + 1)]);
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (w->fibers[perm[i]].state == state) ready(&w->fibers[perm[i]]);
+}
+
+// Release what the lanes of a warp can release: collectives whose lanes have all arrived
+// (exited lanes excepted), and volatile steps once no lane of the warp can run further.
+static void check_warp(Worker *w, Warp &wp, int warp) {
+  Fiber *lanes = &w->fibers[warp * 32];
+  for (unsigned c = wp.coll; c;) {
+    Fiber &f = lanes[__builtin_ctz(c)];
+    unsigned need = (f.mask | bit_of(&f)) & wp.alive;
+    if (need & ~wp.coll) {
+      c &= c - 1;
+      continue;
+    }
+    unsigned ballot = 0;
+    for (unsigned m = need; m; m &= m - 1)
+      if (lanes[__builtin_ctz(m)].val) ballot |= 1u << __builtin_ctz(m);
+    for (unsigned m = need; m; m &= m - 1) {
+      int l = __builtin_ctz(m);
+      Fiber &g = lanes[l];
+      int width = g.width >= 1 && g.width <= 32 && !(g.width & (g.width - 1)) ? g.width : 32;
+      int seg = l & ~(width - 1), src = l;
+      switch (g.op) {
+      case SHFL: src = seg + (int)((unsigned)g.arg % width); break;
+      case SHFL_UP: src = l - g.arg >= seg ? l - g.arg : l; break;
+      case SHFL_DOWN: src = l + g.arg < seg + width ? l + g.arg : l; break;
+      case SHFL_XOR: src = (l ^ g.arg) < seg + width ? l ^ g.arg : l; break;
+      }
+      if (src < 0 || src > 31 || warp * 32 + src >= w->n) src = l;
+      switch (g.op) {
+      case BALLOT: g.res = ballot; break;
+      case ALL: g.res = (ballot & need) == need; break;
+      case ANY: g.res = ballot != 0; break;
+      case MATCH_ANY:
+        g.res = 0;
+        for (unsigned k = need; k; k &= k - 1)
+          if (lanes[__builtin_ctz(k)].val == g.val) g.res |= 1u << __builtin_ctz(k);
+        break;
+      default: g.res = lanes[src].val;
+      }
+    }
+    wp.coll &= ~need;
+    wp.seen.clear();  // the collective synchronises these lanes
+    for (unsigned m = need; m; m &= m - 1) ready(&lanes[__builtin_ctz(m)]);
+    c = wp.coll;
+  }
+  if (wp.step && !wp.runnable) {
+    for (unsigned m = wp.step; m; m &= m - 1) {
+      Fiber &g = lanes[__builtin_ctz(m)];
+      g.res = 0;
+      if (g.op == ACTIVEMASK)
+        for (unsigned k = wp.step; k; k &= k - 1) {
+          Fiber &h = lanes[__builtin_ctz(k)];
+          if (h.op == ACTIVEMASK && h.line == g.line && h.file == g.file) g.res |= 1u << __builtin_ctz(k);
+        }
+    }
+    unsigned m = wp.step;
+    wp.step = 0;
+    for (; m; m &= m - 1) ready(&lanes[__builtin_ctz(m)]);
+  }
+}
+
+static void exit_thread(Fiber *f) {
+  Worker *w = f->w;
+  block_on(f, DONE);
+  warp_of(f).alive &= ~bit_of(f);
+  w->live--;
+  check_warp(w, warp_of(f), f->id >> 5);
+  switch_out(f);
+}
+
+// ---- diagnostics: "threads 0-15,32 wait at __syncthreads at f.cu:12; threads 16-31 ..."
+static const char *wait_name(const Fiber &f) {
+  static const char *warp_ops[] = {"__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                                   "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "__match_any_sync"};
+  switch (f.state) {
+  case BAR: return "__syncthreads";
+  case WARP: return warp_ops[f.op];
+  case STEP: return f.op == ACTIVEMASK ? "__activemask" : "a volatile access";
+  }
+  return "?";
+}
+
+static std::string ranges(const std::vector<int> &ids) {
+  std::string s;
+  for (size_t i = 0; i < ids.size();) {
+    size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) j++;
+    s += (s.empty() ? "" : ",") + std::to_string(ids[i]) + (j > i ? "-" + std::to_string(ids[j]) : "");
+    i = j + 1;
+  }
+  return s;
+}
+
+static std::string who_waits(Worker *w) {
+  std::vector<const Fiber *> sites;  // one fiber per distinct (wait, file, line), in thread order
+  std::vector<std::vector<int>> ids;
+  for (int i = 0; i < w->n; i++) {
+    const Fiber &f = w->fibers[i];
+    if (f.state == DONE || f.state == READY) continue;
+    size_t k = 0;
+    while (k < sites.size() && !(sites[k]->state == f.state && sites[k]->op == f.op && sites[k]->line == f.line &&
+                                 !strcmp(sites[k]->file, f.file)))
+      k++;
+    if (k == sites.size()) sites.push_back(&f), ids.emplace_back();
+    ids[k].push_back(i);
+  }
+  std::string s;
+  for (size_t k = 0; k < sites.size(); k++)
+    s += std::string(k ? "; " : "") + "threads " + ranges(ids[k]) + " wait at " + wait_name(*sites[k]) + " at " +
+         sites[k]->file + ":" + std::to_string(sites[k]->line);
+  return s;
+}
+
+static void report(Worker *w, const char *what, const std::string &detail) {
+  const Kernel &k = w->job->k;
+  fprintf(stderr, "cuda-cpu: %s in kernel %s (launched at %s:%d), block (%u,%u,%u): %s\n", what, k.name, k.file,
+          k.line, blockIdx.x, blockIdx.y, blockIdx.z, detail.c_str());
+  w->failed = true;
+}
+
+// Every live thread waits at a barrier: release it if it is the same one for all of them.
+static void release_barrier(Worker *w) {
+  const Fiber *first = nullptr;
+  int count = 0;
+  for (int i = 0; i < w->n; i++) {
+    const Fiber &f = w->fibers[i];
+    if (f.state != BAR) continue;
+    if (!first) first = &f;
+    if (f.line != first->line || strcmp(f.file, first->file))
+      return report(w, "barrier divergence", who_waits(w) + "; every live thread must reach the same __syncthreads");
+    count += (int)f.val;
+  }
+  for (int i = 0; i < w->n; i++) {
+    Fiber &f = w->fibers[i];
+    if (f.state == BAR) f.res = f.op == 1 ? count : f.op == 2 ? count == w->live : f.op == 3 ? count > 0 : 0;
+  }
+  for (int i = 0; i < (w->n + 31) / 32; i++) w->warps[i].seen.clear();
+  w->atbar = 0;
+  w->phase++;
+  wake_all(w, BAR);
+}
+
+static bool run_block(Worker *w, unsigned long long b) {
+  const Job &j = *w->job;
+  blockIdx = {(unsigned)(b % j.grid.x), (unsigned)(b / j.grid.x % j.grid.y), (unsigned)(b / j.grid.x / j.grid.y)};
+  if (j.smem) memset(w->smem, kPoison, j.smem);
+  dynamic_smem = w->smem;
+  w->live = w->n, w->atbar = 0, w->phase = 0, w->failed = false;
+  for (int i = 0; i < (w->n + 31) / 32; i++) {
+    Warp &wp = w->warps[i];
+    int lanes = std::min(32, w->n - 32 * i);
+    wp.alive = wp.runnable = lanes == 32 ? ~0u : (1u << lanes) - 1;
+    wp.coll = wp.step = 0;
+    wp.seen.clear();
+  }
+  for (int i = 0; i < w->n; i++) w->fibers[i].state = -1;
+  wake_all(w, -1);
+  while (!w->failed) {
+    while (w->head != w->tail && !w->failed) resume(w, w->queue[w->head++ % kMaxThreads]);
+    if (w->failed || w->live == 0) break;
+    if (w->atbar == w->live)
+      release_barrier(w);
+    else
+      report(w, "deadlock", "no thread can run: " + who_waits(w));
+  }
+  cur = nullptr;
+  if (!w->failed) return true;
+  w->head = w->tail = 0;  // abandon the block: its unfinished fibers start afresh next time
+  for (int i = 0; i < w->n; i++)
+    if (w->fibers[i].state != DONE) make_fiber(&w->fibers[i]);
+  return false;
+}
+
+// Fibers, stacks and dynamic shared memory for this launch's block shape.
+static void prepare(Worker *w, Job &j) {
+  w->job = &j;
+  w->n = (int)(j.block.x * j.block.y * j.block.z);
+  if (!w->stacks) {
+    size_t size = (kStack + kGuard) * kMaxThreads;
+    w->stacks = (char *)mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (w->stacks == MAP_FAILED) fprintf(stderr, "cuda-cpu: cannot map fiber stacks\n"), abort();
+  }
+  for (; w->made < w->n; w->made++) {  // a guard page below each stack turns an overflow into a crash
+    Fiber *f = &w->fibers[w->made];
+    f->w = w;
+    f->id = w->made;
+    f->stack = w->stacks + (kStack + kGuard) * w->made + kGuard;
+    mprotect(f->stack - kGuard, kGuard, PROT_NONE);
+    make_fiber(f);
+  }
+  if (w->dims.x != j.block.x || w->dims.y != j.block.y || w->dims.z != j.block.z) {
+    w->dims = j.block;
+    for (int i = 0; i < w->n; i++)
+      w->fibers[i].tid = {i % j.block.x, i / j.block.x % j.block.y, i / j.block.x / j.block.y};
+  }
+  if (w->smem_size != j.smem) {  // exactly the launch's size, so that ASan sees overflows
+    free(w->smem);
+    w->smem = j.smem ? (unsigned char *)malloc(j.smem) : nullptr;
+    w->smem_size = j.smem;
+  }
+  blockDim = j.block;
+  gridDim = j.grid;
+}
+
+static void work(Job &j) {
+  static thread_local Worker *w = new Worker;  // kept for the life of the thread: fibers are reused
+  prepare(w, j);
+  for (unsigned long long b; !j.failed && (b = j.next++) < j.nblocks;)
+    if (!run_block(w, b)) j.failed = true;
+}
+
+// Helper threads for CUDA_CPU_WORKERS > 1; the launching thread is worker 0.
+struct Pool {
+  std::mutex m;
+  std::condition_variable go, done;
+  Job *job = nullptr;
+  unsigned long long generation = 0;
+  int active = 0, busy = 0;
+  std::vector<std::thread> threads;
+};
+static Pool *pool = new Pool;  // never destroyed: its threads wait on it until the process ends
+
+static void helper(int index) {
+  unsigned long long seen = 0;
+  for (;;) {
+    std::unique_lock<std::mutex> lock(pool->m);
+    pool->go.wait(lock, [&] { return pool->generation != seen; });
+    seen = pool->generation;
+    if (index >= pool->active) continue;
+    Job *j = pool->job;
+    lock.unlock();
+    work(*j);
+    lock.lock();
+    if (--pool->busy == 0) pool->done.notify_all();
+  }
+}
+
+static void run(Job &j, int nworkers) {
+  int helpers = (int)std::min<unsigned long long>(nworkers, j.nblocks) - 1;
+  if (helpers > 0) {
+    std::lock_guard<std::mutex> lock(pool->m);
+    while ((int)pool->threads.size() < helpers) {
+      pool->threads.emplace_back(helper, (int)pool->threads.size());
+      pool->threads.back().detach();
+    }
+    pool->job = &j;
+    pool->active = pool->busy = helpers;
+    pool->generation++;
+    pool->go.notify_all();
+  }
+  work(j);
+  if (helpers > 0) {
+    std::unique_lock<std::mutex> lock(pool->m);
+    pool->done.wait(lock, [] { return pool->busy == 0; });
+  }
+}
+
+void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t) {
+  if (cur) {
+    fprintf(stderr, "cuda-cpu: kernel %s launched from device code (%s:%d): dynamic parallelism is not supported\n",
+            k.name, k.file, k.line);
+    fail(cudaErrorNotSupported);
+    return;
+  }
+  unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
+  if (!g.x || !g.y || !g.z || !threads || g.x > INT32_MAX || g.y > 65535 || g.z > 65535 || b.x > 1024 ||
+      b.y > 1024 || b.z > 64 || threads > 1024) {
+    fail(cudaErrorInvalidConfiguration);
+    return;
+  }
+  if (smem > smem_optin) {
+    fail(cudaErrorInvalidValue);
+    return;
+  }
+  Job j;
+  j.k = k, j.grid = g, j.block = b, j.smem = smem;
+  j.nblocks = (unsigned long long)g.x * g.y * g.z;
+  const char *s = getenv("CUDA_CPU_SCHEDULE"), *strict = getenv("CUDA_CPU_STRICT");
+  j.strict = strict && *strict && strcmp(strict, "0");
+  j.order = FORWARD, j.seed = 0;
+  if (!s || !*s || !strcmp(s, "forward")) {
+  } else if (!strcmp(s, "reverse")) {
+    j.order = REVERSE;
+  } else if (!strncmp(s, "random", 6) && (!s[6] || s[6] == ':')) {
+    j.order = RANDOM, j.seed = s[6] ? strtoull(s + 7, nullptr, 10) : 1;
+  } else {
+    fprintf(stderr, "cuda-cpu: CUDA_CPU_SCHEDULE=%s: expected forward, reverse or random:SEED\n", s);
+    fail(cudaErrorInvalidValue);
+    return;
+  }
+  run(j, workers());
+  if (j.failed) async_error = fail(cudaErrorLaunchFailure);
+}
+
+// ---- what device code calls
+int barrier(int op, int pred, const char *file, int line) {
+  Fiber *f = cur;
+  if (!f) return op == 1 ? pred != 0 : pred != 0;  // host code: a block of one
+  f->op = op, f->val = pred != 0, f->file = file, f->line = line;
+  block_on(f, BAR);
+  f->w->atbar++;
+  check_warp(f->w, warp_of(f), f->id >> 5);
+  switch_out(f);
+  return (int)f->res;
+}
+
+unsigned long long warp_op(int op, unsigned mask, unsigned long long v, int arg, int width, const char *file, int line) {
+  Fiber *f = cur;
+  if (!f) return op == BALLOT || op == ALL || op == ANY || op == MATCH_ANY ? v != 0 || op == MATCH_ANY : v;
+  f->op = op, f->mask = mask, f->val = v, f->arg = arg, f->width = width, f->file = file, f->line = line;
+  block_on(f, WARP);
+  warp_of(f).coll |= bit_of(f);
+  check_warp(f->w, warp_of(f), f->id >> 5);
+  switch_out(f);
+  return f->res;
+}
+
+// Strict mode: two lanes touching the same volatile word, one of them writing, with no
+// collective or barrier between them, race once lanes run independently (Volta and later).
+static bool races(Fiber *f, const volatile void *p, int write) {
+  Warp &wp = warp_of(f);
+  unsigned lane = f->id & 31, W = 64, MANY = 128;
+  auto it = wp.seen.emplace(p, lane | (write ? W : 0)).first;
+  unsigned e = it->second;
+  if ((e & 31) == lane && !(e & MANY)) return it->second |= write ? W : 0, false;
+  if (!write && !(e & W)) return it->second |= MANY, false;
+  report(f->w, "race (CUDA_CPU_STRICT)",
+         "lanes " + std::to_string(e & 31) + " and " + std::to_string(lane) + " of warp " + std::to_string(f->id >> 5) +
+             " access the same word through a volatile pointer (" + f->file + ":" + std::to_string(f->line) +
+             ") with no __syncwarp between; since Volta a warp's lanes do not run in lockstep");
+  return true;
+}
+
+unsigned lockstep(const volatile void *p, int write, const char *file, int line) {
+  Fiber *f = cur;
+  if (!f) return 1;
+  f->op = p ? ACCESS : ACTIVEMASK, f->file = file, f->line = line;
+  if (p && f->w->job->strict && races(f, p, write)) {
+    block_on(f, STEP);
+    switch_out(f);  // never resumed: the block is abandoned
+  }
+  block_on(f, STEP);
+  warp_of(f).step |= bit_of(f);
+  check_warp(f->w, warp_of(f), f->id >> 5);
+  switch_out(f);
+  return (unsigned)f->res;
+}
+
+void yield() {
+  Fiber *f = cur;
+  if (!f) return;
+  Worker *w = f->w;
+  w->queue[w->tail++ % kMaxThreads] = f;
+  switch_out(f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory: device memory is host memory, aligned as cudaMalloc aligns it.
+static std::mutex mem_mutex;
+static std::map<const void *, size_t> device_allocs;
+
+cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size, cudaMemcpyKind kind,
+                        cudaMemcpyKind want) {
+  if (kind != want && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return fail(cudaErrorInvalidMemcpyDirection);
+  if (offset > size || count > size - offset) return fail(cudaErrorInvalidValue);
+  memcpy(want == cudaMemcpyHostToDevice ? (char *)dst + offset : dst,
+         want == cudaMemcpyHostToDevice ? src : (const char *)src + offset, count);
+  return cudaSuccess;
+}
+} // namespace cucc
+
+using namespace cucc;
+static double now_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+struct CUstream_st {
+  int flags;
+};
+struct CUevent_st {
+  unsigned flags;
+  double ms;  // when recorded; negative before
+};
+
+extern "C" {
+cudaError_t cudaGetLastError(void) {
+  cudaError_t e = last_error;
+  last_error = cudaSuccess;
+  if (async_error == e) async_error = cudaSuccess;
+  return e;
+}
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
+
+static const struct {
+  cudaError_t e;
+  const char *name, *text;
+} errors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+const char *cudaGetErrorString(cudaError_t e) {
+  for (auto &x : errors)
+    if (x.e == e) return x.text;
+  return "unrecognized error code";
+}
+const char *cudaGetErrorName(cudaError_t e) {
+  for (auto &x : errors)
+    if (x.e == e) return x.name;
+  return "cudaErrorUnknown";
+}
+
+cudaError_t cudaGetDeviceCount(int *count) {
+  if (!count) return fail(cudaErrorInvalidValue);
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int *device) {
+  if (!device) return fail(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+  if (!prop) return fail(cudaErrorInvalidValue);
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  *prop = properties();
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  if (!value) return fail(cudaErrorInvalidValue);
+  if (device != 0) return fail(cudaErrorInvalidDevice);
+  cudaDeviceProp p = properties();
+  switch (attr) {
+  case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+  case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+  case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+  case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+  case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+  case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+  case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+  case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+  case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+  case cudaDevAttrWarpSize: *value = p.warpSize; break;
+  case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+  case cudaDevAttrClockRate: *value = 1000000; break;  // nominal, like the memory figures
+  case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+  case cudaDevAttrMemoryClockRate: *value = kMemoryClockKHz; break;
+  case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+  case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+  case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+  case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+  case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+  default: return fail(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void) { return sync_point(); }
+cudaError_t cudaDeviceReset(void) {
+  last_error = async_error = cudaSuccess;
+  return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int *v) { return v ? (*v = CUDART_VERSION, cudaSuccess) : fail(cudaErrorInvalidValue); }
+cudaError_t cudaRuntimeGetVersion(int *v) { return cudaDriverGetVersion(v); }
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+  if (!free_bytes || !total_bytes) return fail(cudaErrorInvalidValue);
+  *total_bytes = properties().totalGlobalMem;
+  *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **ptr, size_t size) {
+  if (!ptr) return fail(cudaErrorInvalidValue);
+  *ptr = nullptr;
+  if (!size) return cudaSuccess;
+  if (posix_memalign(ptr, 256, size)) return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
+  memset(*ptr, kPoison, size);
+  std::lock_guard<std::mutex> lock(mem_mutex);
+  device_allocs[*ptr] = size;
+  return cudaSuccess;
+}
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int) { return cudaMalloc(ptr, size); }
+cudaError_t cudaFree(void *ptr) {
+  if (!ptr) return cudaSuccess;
+  size_t size;
+  {
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    auto it = device_allocs.find(ptr);
+    if (it == device_allocs.end()) return fail(cudaErrorInvalidValue);
+    size = it->second;
+    device_allocs.erase(it);
+  }
+  memset(ptr, kPoison, size);  // a use after free reads poison (ASan reports it outright)
+  free(ptr);
+  return cudaSuccess;
+}
+cudaError_t cudaMallocHost(void **ptr, size_t size) {
+  if (!ptr) return fail(cudaErrorInvalidValue);
+  *ptr = size ? malloc(size) : nullptr;
+  return size && !*ptr ? fail(cudaErrorMemoryAllocation) : cudaSuccess;
+}
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int) { return cudaMallocHost(ptr, size); }
+cudaError_t cudaFreeHost(void *ptr) {
+  free(ptr);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
+  if ((unsigned)kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
+  if (!count) return cudaSuccess;
+  if (!dst || !src) return fail(cudaErrorInvalidValue);
+  memcpy(dst, src, count);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind) {
+  cudaError_t e = cudaMemcpyAsync(dst, src, count, kind, 0);
+  return e ? e : sync_point();
+}
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) return fail(cudaErrorInvalidPitchValue);
+  for (size_t r = 0; r < height; r++) {
+    cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, 0);
+    if (e) return e;
+  }
+  return sync_point();
+}
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t) {
+  if (!count) return cudaSuccess;
+  if (!ptr) return fail(cudaErrorInvalidValue);
+  memset(ptr, value, count);
+  return cudaSuccess;
+}
+cudaError_t cudaMemset(void *ptr, int value, size_t count) { return cudaMemsetAsync(ptr, value, count, 0); }
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags) {
+  if (!stream) return fail(cudaErrorInvalidValue);
+  *stream = new CUstream_st{(int)flags};
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithFlags(stream, 0); }
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  delete stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return sync_point(); }
+cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
+  if (!event) return fail(cudaErrorInvalidValue);
+  *event = new CUevent_st{flags, -1};
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  if (!event) return fail(cudaErrorInvalidResourceHandle);
+  delete event;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+  if (!event) return fail(cudaErrorInvalidResourceHandle);
+  event->ms = now_ms();
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (!event) return fail(cudaErrorInvalidResourceHandle);
+  return sync_point();
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) { return event ? cudaSuccess : fail(cudaErrorInvalidResourceHandle); }
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!ms) return fail(cudaErrorInvalidValue);
+  if (!start || !end || start->ms < 0 || end->ms < 0 || ((start->flags | end->flags) & cudaEventDisableTiming))
+    return fail(cudaErrorInvalidResourceHandle);
+  *ms = (float)(end->ms - start->ms);
+  return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
+  if (!func) return fail(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || (size_t)value > kSmemOptin) return fail(cudaErrorInvalidValue);
+    smem_optin = std::max(smem_optin, (size_t)value);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
+  if (!attr) return fail(cudaErrorInvalidValue);
+  if (!func) return fail(cudaErrorInvalidDeviceFunction);
+  memset(attr, 0, sizeof *attr);
+  attr->maxThreadsPerBlock = 1024;
+  attr->maxDynamicSharedSizeBytes = (int)smem_optin;
+  attr->ptxVersion = attr->binaryVersion = 70;
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size,
+                                                          size_t dynamic_smem) {
+  if (!blocks || block_size <= 0 || block_size > 1024) return fail(cudaErrorInvalidValue);
+  if (!func) return fail(cudaErrorInvalidDeviceFunction);
+  int n = std::min(2048 / ((block_size + 31) / 32 * 32), 32);
+  if (dynamic_smem) n = std::min(n, (int)(kSmemOptin / dynamic_smem));
+  *blocks = n;
+  return cudaSuccess;
+}
+}
