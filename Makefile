@@ -190,7 +190,37 @@ help:
 	@echo "make test               every lab's tests on its solution, skeleton checks, nvcc build"
 	@echo "make bench | plot       every lab"
 	@echo "make skeletons          regenerate labs/*.cu from solutions/ (check-skeletons: verify)"
+	@echo "make grade              score this checkout (or STUDENT=path; LAB=NN) into grade/"
+	@echo "make dist | test-grader student tarball + Gradescope autograder | the grader's tests"
 	@echo "make clean"
 	@echo "variables: BACKEND=cuda|cpu (now $(BACKEND)), SOLUTION=1 (use solutions/),"
 	@echo "           ARCH=\"90\" or ARCH=native (default: $(ARCH)), ARGS=\"--n 1000\" (run/bench),"
 	@echo "           WERROR=1 (warnings are errors), SANITIZE=1 (CPU backend under ASan+UBSan)"
+
+# ---------------------------------------------------------------- grading and release
+# make grade [LAB=NN] [STUDENT=path] [SOLUTION=1] [TEST_TIMEOUT=s] [LAB_TIMEOUT=s]: every
+# test of every lab (or LAB) in a process of its own, scored from tests/points/labNN.txt;
+# grade/results.json (Gradescope's format), grade/labNN.xml (JUnit), a table on stdout.
+# make dist: dist/ gets the student tarball and the Gradescope autograder.
+# make test-grader: the grader's own tests (skeletons, solutions, broken submissions).
+GRADE_OUT := grade
+GRADE_FLAGS = --backend $(BACKEND) --out "$(GRADE_OUT)" $(if $(STUDENT),--student "$(STUDENT)") \
+  $(if $(SOLUTION),--solution) $(foreach l,$(or $(LAB),$(LAB_GOALS)),--lab $(l)) \
+  $(if $(TEST_TIMEOUT),--test-timeout $(TEST_TIMEOUT)) \
+  $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT))
+
+# tests/hidden/test_labNN_*.c: the instructor's extra tests, linked into hidden_labNN,
+# which only the grader builds.
+define HIDDEN_RULES
+$(B)/$(TREE)/$(2)/hidden_$(1): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/hidden/test_$(1)_*.c)) $(TESTKIT_OBJ)
+	$$(LINK) -o $$@ $$(filter %.o,$$^) $$(LDLIBS) $$($(1)_LIBS)
+endef
+$(foreach l,$(LABS),$(eval $(call HIDDEN_RULES,$(firstword $(subst -, ,$(l))),$(l))))
+
+.PHONY: grade dist test-grader
+grade: $(NEEDS)
+	@python3 common/grade/grade.py $(GRADE_FLAGS)
+dist:
+	@python3 common/grade/dist.py $(if $(LAB),--lab $(LAB))
+test-grader:
+	@python3 tests/grader/test_grader.py --backend $(BACKEND)

@@ -1,0 +1,684 @@
+#!/usr/bin/env python3
+"""Grade lab submissions against the course's tests: `make grade` runs this.
+
+For each lab it builds the student's exercise files with our tests, headers and common code
+(in a scratch copy of this tree, so a submission cannot change what it is graded by), runs
+every test in a process of its own under a time limit (a crash or a hang costs only the
+tests it touches), reads cmocka's JUnit XML, and scores each test from the lab's points
+file. Output: DIR/results.json in Gradescope's format, DIR/labNN.xml (JUnit) per lab and a
+table on stdout. The JSON is written whatever happens, so a grading runner always gets one.
+
+Python 3 standard library only: graders run on bare Debian/Ubuntu images.
+"""
+import argparse
+import base64
+import concurrent.futures
+import csv
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import xml.etree.ElementTree as ET
+
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+UNITS = ("%peak", "%copy", "GB/s")
+OUTPUT_LIMIT = 4000           # characters of a test's output kept in the report
+FILE_LIMIT = 64 << 20         # a test may write files up to this size (its log, its XML)
+COPY_IGNORE = {".git", "solutions", "grade", "dist", "build"}
+
+
+# ---------------------------------------------------------------- the points files
+
+class PointsError(ValueError):
+    pass
+
+
+def parse_points(text, source="points"):
+    """Reads a points file. Lines (# starts a comment):
+         NAME POINTS [VISIBILITY]                 a test and what it is worth
+         perf VARIANT >= VALUE UNIT POINTS [VIS]  a bench threshold, graded on a GPU only
+         bench ARGS...                            arguments of the bench run for perf lines
+       Returns {"tests": {name: (points, visibility)}, "perf": [...], "bench": [...],
+       "warnings": [...]}; a bad line is a warning and is ignored, never fatal."""
+    out = {"tests": {}, "perf": [], "bench": None, "warnings": []}
+    for number, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words:
+            continue
+        where = "%s:%d" % (source, number)
+        try:
+            if words[0] == "bench":
+                out["bench"] = words[1:]
+            elif words[0] == "perf":
+                out["perf"].append(parse_perf(words[1:], where))
+            else:
+                if len(words) not in (2, 3):
+                    raise PointsError("want NAME POINTS [VISIBILITY]")
+                out["tests"][words[0]] = (parse_number(words[1]),
+                                          parse_visibility(words[2:], "visible"))
+        except PointsError as e:
+            out["warnings"].append("%s: %s (line ignored): %s" % (where, e, raw.strip()))
+    return out
+
+
+def parse_perf(words, where):
+    if len(words) not in (5, 6) or words[1] != ">=" or words[3] not in UNITS:
+        raise PointsError("want perf VARIANT >= VALUE %s POINTS [VISIBILITY]" % "|".join(UNITS))
+    return {"variant": words[0], "threshold": parse_number(words[2]), "unit": words[3],
+            "points": parse_number(words[4]), "visibility": parse_visibility(words[5:], "visible"),
+            "where": where}
+
+
+def parse_number(word):
+    try:
+        value = float(word)
+    except ValueError:
+        raise PointsError("%r is not a number" % word)
+    if value < 0:
+        raise PointsError("negative points")
+    return value
+
+
+def parse_visibility(words, default):
+    if not words:
+        return default
+    if words[0] not in VISIBILITIES:
+        raise PointsError("visibility must be one of %s" % ", ".join(VISIBILITIES))
+    return words[0]
+
+
+def read_points(path):
+    if not os.path.exists(path):
+        return parse_points("")
+    with open(path, encoding="utf-8") as f:
+        return parse_points(f.read(), os.path.relpath(path))
+
+
+# ---------------------------------------------------------------- the tree
+
+def find_labs(root):
+    """{"01": "lab01-vector-add", ...}: the labs of this tree that have tests."""
+    labs = {}
+    for d in sorted(os.listdir(os.path.join(root, "labs"))):
+        m = re.match(r"lab(\d\d)-", d)
+        if m and test_sources(root, "lab" + m.group(1)):
+            labs[m.group(1)] = d
+    return labs
+
+
+def test_sources(root, lab, hidden=False):
+    where = os.path.join(root, "tests", "hidden") if hidden else os.path.join(root, "tests")
+    if not os.path.isdir(where):
+        return []
+    return sorted(os.path.join(where, f) for f in os.listdir(where)
+                  if f.startswith("test_%s_" % lab) and f.endswith(".c"))
+
+
+def names_in_sources(paths):
+    """Test names from the cmocka_unit_test(...) entries: the list when nothing builds."""
+    names = []
+    for p in paths:
+        with open(p, encoding="utf-8", errors="replace") as f:
+            for name in re.findall(r"cmocka_unit_test\w*\(\s*(\w+)", f.read()):
+                if name not in names:
+                    names.append(name)
+    return names
+
+
+def exercise_names(root, labdir):
+    """The files a student writes: those of solutions/LAB/, or of the manifest that
+    `make dist` puts in the Gradescope autograder (which carries no solutions)."""
+    sol = os.path.join(root, "solutions", labdir)
+    if os.path.isdir(sol):
+        return sorted(f for f in os.listdir(sol) if f.endswith(".cu"))
+    manifest = os.path.join(root, "common", "grade", "exercises.txt")
+    if os.path.exists(manifest):
+        with open(manifest, encoding="utf-8") as f:
+            for line in f:
+                words = line.split()
+                if words and words[0] == labdir:
+                    return words[1:]
+    return None
+
+
+def find_in_submission(student, labdir, name):
+    """A student's file: labs/LAB/NAME, LAB/NAME or NAME in the submission, else the one
+    file of that name anywhere in it (students upload trees of all shapes)."""
+    for rel in (("labs", labdir, name), (labdir, name), (name,)):
+        p = os.path.join(student, *rel)
+        if os.path.isfile(p):
+            return p
+    found = []
+    for dirpath, dirnames, filenames in os.walk(student):
+        dirnames[:] = [d for d in dirnames if d not in (".git", "build")]
+        if name in filenames:
+            found.append(os.path.join(dirpath, name))
+    return found[0] if len(found) == 1 else None
+
+
+def scratch_tree(root, where):
+    """A copy of our tree to build in, without solutions, grade outputs or build/ (objects
+    built by another compiler or from other sources must not slip into a grade)."""
+    def ignore(d, names):
+        rel = os.path.relpath(d, root)
+        if rel == ".":
+            return COPY_IGNORE & set(names)
+        return {"grader"} & set(names) if rel == "tests" else set()
+    tree = os.path.join(where, "tree")
+    shutil.copytree(root, tree, ignore=ignore, symlinks=True)
+    return tree
+
+
+def clean_env(extra=None):
+    """The environment of builds and tests: a parent make's flags stay out (its SOLUTION=1
+    or -j must not leak into the scratch build)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")
+           and not k.startswith("CMOCKA_")}
+    env.update(extra or {})
+    return env
+
+
+# ---------------------------------------------------------------- running things
+
+def limit_child():
+    """In the child, before exec: its own process group (a timeout kills every process it
+    started), a cap on the size of files it writes, and writes past the cap fail rather
+    than kill (SIGXFSZ ignored) so the test still reports."""
+    os.setsid()
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def run_limited(cmd, cwd, env, timeout, log_path):
+    """Runs cmd with stdout and stderr into log_path. Returns (returncode, timed_out, secs)."""
+    start = time.monotonic()
+    with open(log_path, "wb") as log:
+        p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                             stderr=subprocess.STDOUT, preexec_fn=limit_child)
+        try:
+            p.wait(timeout=max(timeout, 0.1))
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # the test's group, stragglers included
+        except ProcessLookupError:
+            pass
+        p.wait()
+    return p.returncode, timed_out, time.monotonic() - start
+
+
+def tail(path, limit=OUTPUT_LIMIT):
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - limit))
+            text = f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    return ("[... %d bytes before this ...]\n" % (size - limit) if size > limit else "") + text
+
+
+def signal_name(rc):
+    try:
+        return "%s (signal %d)" % (signal.Signals(-rc).name, -rc)
+    except ValueError:
+        return "signal %d" % -rc
+
+
+def read_junit(path, name):
+    """(status, message) for test `name` from cmocka's XML, or None when it wrote none."""
+    try:
+        tree = ET.parse(path)
+    except (OSError, ET.ParseError):
+        return None
+    for case in tree.iter("testcase"):
+        if case.get("name") != name:
+            continue
+        for kind in ("failure", "error", "skipped"):
+            el = case.find(kind)
+            if el is not None:
+                message = "\n".join(t for t in (el.get("message"), el.text) if t and t.strip())
+                return ("skipped" if kind == "skipped" else "failed"), message.strip()
+        return "passed", ""
+    return None
+
+
+def run_test(binary, name, tree, timeout, workdir):
+    """One test in a process of its own. Returns a dict: status (passed, failed, skipped,
+    crashed, timeout), why (one line), output (the process's own output), secs."""
+    os.makedirs(workdir, exist_ok=True)
+    xml_path = os.path.join(workdir, "cmocka.xml")  # fresh: cmocka will not overwrite one
+    log_path = os.path.join(workdir, "output.txt")
+    env = clean_env({"CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path})
+    rc, timed_out, secs = run_limited([binary, name], tree, env, timeout, log_path)
+    output = tail(log_path)
+    found = None if timed_out else read_junit(xml_path, name)
+    if timed_out:
+        status, why = "timeout", ("did not finish within its time limit of %.0f s (a hang: "
+                                  "an endless loop, or threads waiting on each other?)" % timeout)
+    elif rc < 0:
+        status, why = "crashed", "crashed: %s" % signal_name(rc)
+    elif found is None:
+        status, why = "crashed", ("the test process ended (exit status %d) before cmocka "
+                                  "reported a result: exit() or abort in the code under test?" % rc)
+    elif found[0] == "skipped":
+        status, why = "skipped", ("skipped, which scores nothing: " +
+                                  (skip_reason(output) or "the test could not run here"))
+    elif found[0] == "failed":
+        status, why = "failed", "failed: " + (found[1] or "see the output")
+    elif rc != 0:
+        status, why = "crashed", "passed, but its process then exited with status %d" % rc
+    else:
+        status, why = "passed", "passed"
+    return {"status": status, "why": why, "output": output, "secs": secs}
+
+
+def skip_reason(output):
+    for line in output.splitlines():
+        if "skip" in line.lower() and "SKIPPED" not in line:
+            return line.strip()
+    return ""
+
+
+def make(tree, backend, target, timeout, workdir, jobs):
+    """Builds one target of the scratch tree through the Makefile. Returns (ok, log)."""
+    log_path = os.path.join(workdir, "build-%s.txt" % os.path.basename(target))
+    cmd = ["make", "--no-print-directory", "-j%d" % jobs, "BACKEND=" + backend, "SOLUTION=",
+           target]
+    rc, timed_out, _ = run_limited(cmd, tree, clean_env(), timeout, log_path)
+    log = tail(log_path, 12000)
+    if timed_out:
+        return False, log + "\n(the build did not finish within %.0f s)" % timeout
+    return rc == 0, log
+
+
+def compiler_message(log):
+    """The lines of a failed build worth reading: the diagnostics, not make's echo."""
+    keep = [line for line in log.splitlines()
+            if re.search(r"error|warning|note:|\^|^\s+\d+ \|", line, re.I)
+            and not line.startswith(("nvcc ", "gcc ", "make", "cucc "))]
+    text = "\n".join(keep) if keep else log
+    return text[-OUTPUT_LIMIT:]
+
+
+def list_tests(binary, tree, workdir):
+    log_path = os.path.join(workdir, "list-%s.txt" % os.path.basename(binary))
+    rc, timed_out, _ = run_limited([binary, "--list"], tree, clean_env(), 60, log_path)
+    if rc != 0 or timed_out:
+        return None
+    with open(log_path, encoding="utf-8", errors="replace") as f:
+        return [w for w in (line.strip() for line in f) if re.fullmatch(r"\w+", w)]
+
+
+# ---------------------------------------------------------------- grading a lab
+
+def fmt(x):
+    return ("%d" % x) if float(x).is_integer() else ("%g" % x)
+
+
+class Lab:
+    """One lab's results: a list of test records in the order they are reported."""
+
+    def __init__(self, num, labdir):
+        self.num, self.dir, self.lab = num, labdir, "lab" + num
+        self.tests = []
+        self.notes = []
+
+    def add(self, name, points, visibility, result, hidden=False, suite="tests"):
+        passed = result["status"] == "passed"
+        self.tests.append({"name": name, "hidden": hidden, "suite": suite,
+                           "max_score": points, "score": points if passed else 0,
+                           "visibility": visibility, **result})
+
+    def score(self):
+        return sum(t["score"] for t in self.tests), sum(t["max_score"] for t in self.tests)
+
+    def passed(self):
+        counted = [t for t in self.tests if t["suite"] != "perf" or t["max_score"] > 0]
+        return sum(t["status"] == "passed" for t in counted), len(counted)
+
+
+def grade_lab(args, tree, num, labdir, submission_note, workdir):
+    lab = Lab(num, labdir)
+    if submission_note:
+        lab.notes.append(submission_note)
+    points = read_points(os.path.join(args.root, "tests", "points", lab.lab + ".txt"))
+    hidden_points = read_points(os.path.join(args.root, "tests", "hidden", lab.lab + ".txt"))
+    lab.notes += points["warnings"] + hidden_points["warnings"]
+    deadline = time.monotonic() + args.lab_timeout
+    b = os.path.join("build", args.backend, "labs", labdir)
+    suites = [("tests", os.path.join(b, "test_" + lab.lab), test_sources(tree, lab.lab),
+               points["tests"], "visible")]
+    hidden_sources = test_sources(tree, lab.lab, hidden=True) if args.hidden else []
+    if hidden_sources:
+        suites.append(("hidden", os.path.join(b, "hidden_" + lab.lab), hidden_sources,
+                       hidden_points["tests"], "hidden"))
+    broken = submission_note if submission_note and submission_note.startswith(
+        "not submitted") else ""
+    for suite, binary, sources, table, default_vis in suites:
+        names = names_in_sources(sources)
+        if broken:  # nothing to build, or the student's code already failed to
+            ok, why = False, broken
+        else:
+            ok, log = make(tree, args.backend, binary,
+                           min(args.build_timeout, max(deadline - time.monotonic(), 1)),
+                           workdir, args.jobs)
+            why = "" if ok else "did not compile, so it scores 0:\n" + compiler_message(log)
+            if ok:
+                names = list_tests(os.path.join(tree, binary), tree, workdir) or names
+        if not ok and not broken:
+            lab.notes.append(why)
+            broken = why
+        unknown = sorted(set(table) - set(names))
+        if ok and unknown:
+            lab.notes.append("points for tests that do not exist (typo?): " + ", ".join(unknown))
+        chosen = [n for n in names if not args.tests or n in args.tests]
+        results = {}
+        if ok:
+            results = run_suite(args, tree, os.path.join(tree, binary), chosen, deadline,
+                                os.path.join(workdir, suite))
+        for name in chosen:
+            pts, vis = table.get(name, (1.0, default_vis))
+            result = results.get(name) or {"status": "failed", "why": why, "output": "",
+                                           "secs": 0.0}
+            lab.add(name, pts, vis, result, hidden=suite == "hidden", suite=suite)
+    grade_perf(args, tree, lab, points, b, deadline, workdir)
+    return lab
+
+
+def run_suite(args, tree, binary, names, deadline, workdir):
+    """Runs the tests side by side (each in its own process), each within the per-test
+    limit and all within what is left of the lab's."""
+    def one(i, name):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return name, {"status": "timeout", "output": "", "secs": 0.0,
+                          "why": "not run: the lab's time limit of %.0f s ran out"
+                                 % args.lab_timeout}
+        result = run_test(binary, name, tree, min(args.test_timeout, left),
+                          os.path.join(workdir, "%02d-%s" % (i, name)))
+        if result["status"] == "timeout" and left < args.test_timeout:
+            result["why"] = ("stopped: the lab's time limit of %.0f s ran out while it ran"
+                             % args.lab_timeout)
+        return name, result
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        return dict(pool.map(lambda item: one(*item), enumerate(names)))
+
+
+def grade_perf(args, tree, lab, points, b, deadline, workdir):
+    """Performance points: on a GPU, the lab's bench at a moderate size, each threshold
+    against the variant's row; without one, a 0-of-0 line that says so."""
+    if not points["perf"] or (args.tests and "perf" not in args.tests):
+        return
+    rows, problem = {}, ""
+    if args.backend != "cuda":
+        problem = ("not graded here: performance needs a GPU (BACKEND=cuda); the CPU backend "
+                   "checks correctness only, so this counts 0 of 0")
+    else:
+        ok, log = make(tree, args.backend, os.path.join(b, lab.lab), args.build_timeout,
+                       workdir, args.jobs)
+        if ok:
+            rows, problem = run_bench(args, tree, os.path.join(tree, b, lab.lab),
+                                      points["bench"] or ["--n", "16777216", "--reps", "10"],
+                                      deadline, workdir)
+        else:
+            problem = "did not compile:\n" + compiler_message(log)
+    for p in points["perf"]:
+        name = "perf_%s" % p["variant"]
+        title = "%s >= %s %s" % (p["variant"], fmt(p["threshold"]), p["unit"])
+        if args.backend != "cuda":
+            lab.add(name, 0.0, "visible", {"status": "skipped", "why": title + ": " + problem,
+                                           "output": "", "secs": 0.0}, suite="perf")
+            continue
+        needed = [t for t in lab.tests if t["name"] == p["variant"]]
+        row = rows.get(p["variant"])
+        if problem or row is None:
+            status, why = "failed", "%s: %s" % (title, problem or "no bench row for it")
+        elif needed and needed[0]["status"] != "passed":
+            status, why = "failed", "%s: its correctness test fails, so speed scores nothing" % title
+        else:
+            value = perf_value(row, p["unit"])
+            status = "passed" if value >= p["threshold"] else "failed"
+            why = "%s: measured %.1f %s on %s" % (title, value, p["unit"], row.get("device", "?"))
+        lab.add(name, p["points"], p["visibility"],
+                {"status": status, "why": why, "output": "", "secs": 0.0}, suite="perf")
+
+
+def perf_value(row, unit):
+    gbs = float(row["gbs"])
+    if unit == "GB/s":
+        return gbs
+    if unit == "%peak":
+        return float(row["pct_peak"])
+    copy = float(row["copy_gbs"])
+    return 100.0 * gbs / copy if copy > 0 else 0.0
+
+
+def run_bench(args, tree, binary, bench_args, deadline, workdir):
+    tsv = os.path.join(workdir, "bench.tsv")
+    log = os.path.join(workdir, "bench.txt")
+    rc, timed_out, _ = run_limited([binary, "bench", "--tsv", tsv] + bench_args, tree,
+                                   clean_env(), min(args.test_timeout * 3,
+                                                    max(deadline - time.monotonic(), 1)), log)
+    if timed_out or rc != 0:
+        return {}, "the bench %s:\n%s" % ("timed out" if timed_out else "failed (status %d)" % rc,
+                                           tail(log, 1500))
+    return read_bench(tsv), ""
+
+
+def read_bench(path):
+    """{variant: row} for the rows of series main (columns: common/bench.h)."""
+    rows = {}
+    with open(path, encoding="utf-8") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            if row.get("series") == "main":
+                rows[row["variant"]] = row
+    return rows
+
+
+# ---------------------------------------------------------------- reports
+
+def test_output(t):
+    text = t["why"]
+    if t["status"] != "passed" and t["output"].strip():
+        text += "\n\n--- the test's output ---\n" + t["output"].strip()
+    return text
+
+
+def results_json(labs, secs, notes):
+    tests, score, max_score = [], 0.0, 0.0
+    for lab in labs:
+        for i, t in enumerate(lab.tests, 1):
+            entry = {"name": "%s %s%s" % (lab.lab, "hidden/" if t["hidden"] else "", t["name"]),
+                     "number": "%d.%d" % (int(lab.num), i),
+                     "score": t["score"], "max_score": t["max_score"],
+                     "status": "passed" if t["status"] == "passed" else "failed",
+                     "output": test_output(t), "visibility": t["visibility"]}
+            tests.append(entry)
+        s, m = lab.score()
+        score, max_score = score + s, max_score + m
+    return {"score": score, "max_score": max_score, "execution_time": round(secs),
+            "output": summary(labs, notes, hidden=False), "visibility": "visible",
+            "stdout_visibility": "hidden", "tests": tests}
+
+
+def summary(labs, notes, hidden=True):
+    """The table (lab, passed/total, points) and what went wrong per lab. With hidden=False
+    (what a student sees) hidden tests are left out of the counts."""
+    lines = ["%-26s %9s %15s" % ("lab", "passed", "points")]
+    for lab in labs:
+        shown = [t for t in lab.tests if hidden or not t["hidden"]]
+        counted = [t for t in shown if t["suite"] != "perf" or t["max_score"] > 0]
+        lines.append("%-26s %9s %15s" % (
+            lab.dir, "%d/%d" % (sum(t["status"] == "passed" for t in counted), len(counted)),
+            "%s/%s" % (fmt(sum(t["score"] for t in shown)), fmt(sum(t["max_score"] for t in shown)))))
+    total = [t for lab in labs for t in lab.tests if hidden or not t["hidden"]]
+    lines.append("%-26s %9s %15s" % ("total", "", "%s/%s" % (
+        fmt(sum(t["score"] for t in total)), fmt(sum(t["max_score"] for t in total)))))
+    for lab in labs:
+        for note in lab.notes:
+            lines.append("\n%s: %s" % (lab.lab, note))
+    lines += ["\n" + n for n in notes]
+    return "\n".join(lines)
+
+
+def junit(lab, path):
+    """The lab's tests as one JUnit XML suite (cmocka's verdicts plus ours: crashes, hangs,
+    builds that failed)."""
+    suite = ET.Element("testsuite", name=lab.lab, tests=str(len(lab.tests)),
+                       failures=str(sum(t["status"] == "failed" for t in lab.tests)),
+                       errors=str(sum(t["status"] in ("crashed", "timeout") for t in lab.tests)),
+                       skipped=str(sum(t["status"] == "skipped" for t in lab.tests)),
+                       time="%.3f" % sum(t["secs"] for t in lab.tests))
+    for t in lab.tests:
+        case = ET.SubElement(suite, "testcase", name=t["name"], classname="%s.%s" % (
+            lab.lab, t["suite"]), time="%.3f" % t["secs"])
+        if t["status"] in ("failed", "crashed", "timeout"):
+            el = ET.SubElement(case, "failure" if t["status"] == "failed" else "error",
+                               message=t["why"].splitlines()[0][:200] if t["why"] else t["status"],
+                               type=t["status"])
+            el.text = t["why"]
+        elif t["status"] == "skipped":
+            ET.SubElement(case, "skipped", message=t["why"][:200])
+        if t["output"]:
+            ET.SubElement(case, "system-out").text = t["output"]
+    root = ET.Element("testsuites")
+    root.append(suite)
+    if hasattr(ET, "indent"):  # Python 3.9 on
+        ET.indent(root)
+    ET.ElementTree(root).write(path, encoding="UTF-8", xml_declaration=True)
+
+
+def classroom_payload(results):
+    """What GitHub Classroom's autograding-grading-reporter reads from a runner step's
+    `result` output: base64 of {version, status, max_score, tests[name, status, score,
+    message]}; it adds up the tests' scores. Hidden tests never reach a student's checkout."""
+    tests = [{"name": t["name"], "status": "pass" if t["status"] == "passed" else "fail",
+              "score": t["score"], "max_score": t["max_score"], "message": t["output"],
+              "test_code": "", "filename": "", "line_no": 0, "duration": 0}
+             for t in results["tests"]]
+    payload = {"version": 1, "max_score": results["max_score"], "tests": tests,
+               "status": "pass" if results["score"] >= results["max_score"] else "fail"}
+    return base64.b64encode(json.dumps(payload).encode()).decode()
+
+
+# ---------------------------------------------------------------- main
+
+def parse_args(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(here)),
+                    help="our tree: tests, points, headers, common code (default: this one)")
+    ap.add_argument("--student", help="a submission (a checkout, its labs/ or loose files); "
+                    "default: grade the exercise files of --root itself")
+    ap.add_argument("--solution", action="store_true", help="grade solutions/ (full marks)")
+    ap.add_argument("--lab", action="append", default=[], help="NN or labNN; repeatable")
+    ap.add_argument("--tests", nargs="+", help="grade only these tests (names; 'perf')")
+    ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda"))
+    ap.add_argument("--out", default="grade", help="where results.json and labNN.xml go")
+    ap.add_argument("--test-timeout", type=float, default=120.0, help="seconds per test")
+    ap.add_argument("--lab-timeout", type=float, default=1200.0,
+                    help="seconds per lab, builds and every test together")
+    ap.add_argument("--build-timeout", type=float, default=600.0)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--no-hidden", dest="hidden", action="store_false",
+                    help="leave out tests/hidden/")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch tree (its path is printed)")
+    ap.add_argument("--classroom", metavar="RESULTS_JSON",
+                    help="print GitHub Classroom's reporter payload for a results.json, and stop")
+    args = ap.parse_args(argv)
+    args.root = os.path.abspath(args.root)
+    args.labs = [re.sub(r"^lab", "", x) for arg in args.lab for x in arg.replace(",", " ").split()]
+    return args
+
+
+def overlay(args, tree, labs):
+    """Puts the graded exercise files into the scratch tree. Returns {num: note}; a note
+    starting 'not submitted' means the lab has nothing to grade."""
+    notes = {}
+    if not args.student and not args.solution:
+        return notes  # the tree grades itself: its labs/ were copied as they are
+    source = os.path.join(args.root, "solutions") if args.solution else os.path.abspath(args.student)
+    for num, labdir in labs.items():
+        names = exercise_names(args.root, labdir)
+        if names is None:
+            notes[num] = ("not submitted: this tree has neither solutions/ nor "
+                          "common/grade/exercises.txt to say which files a student writes")
+            continue
+        found = {n: find_in_submission(source, labdir, n) for n in names}
+        missing = [n for n, p in found.items() if p is None]
+        if len(missing) == len(names):
+            notes[num] = "not submitted: no %s in the submission" % " or ".join(names)
+            continue
+        for name, path in found.items():
+            if path:
+                dst = os.path.join(tree, "labs", labdir, name)
+                shutil.copyfile(path, dst)  # a fresh mtime: make rebuilds it
+        if missing:
+            notes[num] = "%s not in the submission: the skeleton was graded" % ", ".join(missing)
+    return notes
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.classroom:
+        with open(args.classroom, encoding="utf-8") as f:
+            print(classroom_payload(json.load(f)))
+        return 0
+    start = time.monotonic()
+    os.makedirs(args.out, exist_ok=True)
+    labs_done, notes = [], []
+    scratch = tempfile.mkdtemp(prefix="grade-")
+    try:
+        labs = find_labs(args.root)
+        unknown = [n for n in args.labs if n not in labs]
+        if unknown:
+            notes.append("no lab with tests numbered %s (labs: %s)" % (
+                ", ".join(unknown), " ".join(labs)))
+        if args.labs:
+            labs = {n: d for n, d in labs.items() if n in args.labs}
+        what = ("solutions/" if args.solution else args.student or "this checkout")
+        print("grading %s: %s, backend %s, %.0f s per test, %.0f s per lab" % (
+            what, " ".join("lab" + n for n in labs), args.backend, args.test_timeout,
+            args.lab_timeout), flush=True)
+        tree = scratch_tree(args.root, scratch)
+        submission = overlay(args, tree, labs)
+        for num, labdir in labs.items():
+            work = os.path.join(scratch, "work", "lab" + num)
+            os.makedirs(work, exist_ok=True)
+            lab = grade_lab(args, tree, num, labdir, submission.get(num), work)
+            labs_done.append(lab)
+            junit(lab, os.path.join(args.out, "lab%s.xml" % num))
+            s, m = lab.score()
+            print("  %s: %d/%d passed, %s/%s points" % ((lab.lab,) + lab.passed() + (fmt(s), fmt(m))),
+                  flush=True)
+    except Exception:  # the grader's own fault: still a results.json, saying so
+        notes.append("the grader failed, so this grade is incomplete; tell the instructor:\n" +
+                     traceback.format_exc())
+    finally:
+        results = results_json(labs_done, time.monotonic() - start, notes)
+        with open(os.path.join(args.out, "results.json"), "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1)
+        if args.keep:
+            print("scratch tree kept: " + scratch)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print()
+    print(summary(labs_done, notes))
+    print("\n%s/results.json written (%s of %s points)" % (
+        args.out.rstrip("/"), fmt(results["score"]), fmt(results["max_score"])))
+    return 1 if notes and not labs_done else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
