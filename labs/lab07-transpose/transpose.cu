@@ -25,7 +25,7 @@ __device__ size_t tile_y(void)
 /* Copy with a transpose's shape: a 32x32 tile per block, 32x8 threads moving 4 rows each,
  * every warp access 32 contiguous floats (128 bytes, four full sectors). No transpose can
  * move its bytes faster, so this is the ceiling; it costs nothing but the bounds checks. */
-__global__ void copy_tile(const float *in, float *out, size_t width, size_t height)
+__global__ void copy_tile(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
     size_t row = tile_y() * TILE + threadIdx.y;
@@ -38,7 +38,7 @@ __global__ void copy_tile(const float *in, float *out, size_t width, size_t heig
  * round trip through shared memory and the barrier cost when the access pattern is ideal
  * (next to nothing: the tiled transposes can only lose to it by their own bank
  * conflicts). */
-__global__ void copy_shared(const float *in, float *out, size_t width, size_t height)
+__global__ void copy_shared(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
 {
     __shared__ float tile[TILE][TILE];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -53,7 +53,7 @@ __global__ void copy_shared(const float *in, float *out, size_t width, size_t he
  * stores go to 32 rows of out, height * 4 bytes apart, each filling 4 bytes of its own
  * 32-byte sector. Teaches coalescing by its absence: 8 times the write traffic through
  * L2, and DRAM sees it unless the partial sectors merge in L2 before they are evicted. */
-__global__ void transpose_naive_rows(const float *in, float *out, size_t width, size_t height)
+__global__ void transpose_naive_rows(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
     size_t row = tile_y() * TILE + threadIdx.y;
@@ -65,7 +65,7 @@ __global__ void transpose_naive_rows(const float *in, float *out, size_t width, 
 /* Naive, threads laid over `out`: coalesced stores, strided loads. Reads waste the same
  * 7/8 of each sector, but a load's unused bytes stay in L1/L2 for the next warps that
  * need them, while a store must travel: usually the faster of the two twins. */
-__global__ void transpose_naive_cols(const float *in, float *out, size_t width, size_t height)
+__global__ void transpose_naive_cols(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x; /* a column of out: < height */
     size_t row = tile_y() * TILE + threadIdx.y;           /* a row of out: < width */
@@ -77,7 +77,7 @@ __global__ void transpose_naive_cols(const float *in, float *out, size_t width, 
  * transposed along the rows of out: both global directions coalesced. Costs a barrier and
  * bank conflicts: reading a tile column, the 32 lanes hit addresses 32 words apart, all in
  * one of the 32 banks, so each read takes 32 passes through shared memory. */
-__global__ void transpose_tiled(const float *in, float *out, size_t width, size_t height)
+__global__ void transpose_tiled(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
 {
     __shared__ float tile[TILE][TILE];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -93,7 +93,7 @@ __global__ void transpose_tiled(const float *in, float *out, size_t width, size_
  * no conflicts left. A template over the element type, because the 8-bit images run this
  * very kernel on bytes and show what changes when an element is one byte. */
 template <typename T>
-__global__ void transpose_tiled_padded(const T *in, T *out, size_t width, size_t height)
+__global__ void transpose_tiled_padded(const T *__restrict__ in, T *__restrict__ out, size_t width, size_t height)
 {
     __shared__ T tile[TILE][TILE + 1];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -103,25 +103,22 @@ __global__ void transpose_tiled_padded(const T *in, T *out, size_t width, size_t
 
 /* Four consecutive elements of row `row` of out (width rows of height elements), from
  * column `col` (a multiple of 4) on: one 16-byte store when allowed, else the elements
- * inside the matrix one by one. */
+ * inside the matrix one by one. (Index out as a float4 array: written as a store through
+ * the float pointer p, the compiler merged it with the fallback's four scalar stores and
+ * the 16-byte store was gone; check such things in the PTX, st.global.v4.f32.) */
 __device__ void store4(float *out, size_t width, size_t height, size_t row, size_t col,
                        float4 v, bool vector_stores)
 {
     float *p = out + row * height + col;
+    float s[4] = {v.x, v.y, v.z, v.w};
     if (row >= width)
         return;
     if (vector_stores && col + 4 <= height) {
-        *(float4 *)p = v;
+        ((float4 *)out)[(row * height + col) / 4] = v;
         return;
     }
-    if (col < height)
-        p[0] = v.x;
-    if (col + 1 < height)
-        p[1] = v.y;
-    if (col + 2 < height)
-        p[2] = v.z;
-    if (col + 3 < height)
-        p[3] = v.w;
+    for (int k = 0; k < 4 && col + k < height; k++)
+        p[k] = s[k];
 }
 
 /* Shuffle: registers instead of shared memory. Each lane loads 8 rows of its column
@@ -130,7 +127,7 @@ __device__ void store4(float *out, size_t width, size_t height, size_t row, size
  * warp's store covers 16 rows of out with 32 contiguous bytes each: one whole sector per
  * row, which is all that DRAM needs. Costs 4 shuffles per 8 elements, no barrier, no
  * shared memory; the float4 stores need height % 4 == 0 and an aligned out. */
-__global__ void transpose_shuffle(const float *in, float *out, size_t width, size_t height,
+__global__ void transpose_shuffle(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height,
                                   bool vector_stores)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -152,15 +149,19 @@ __global__ void transpose_shuffle(const float *in, float *out, size_t width, siz
 
 /* Wider per-thread work: a 64x64 padded tile for the same 256 threads, so each thread has
  * 16 loads in flight before the barrier instead of 4, and each warp writes 256 contiguous
- * bytes of a row. On a GPU whose memory needs megabytes in flight to stay busy, this is
- * what closes the gap to the copy. Costs 16.6 KB of shared memory per block. */
-__global__ void transpose_tiled_64(const float *in, float *out, size_t width, size_t height)
+ * bytes of a row. The loads go to registers first, all of them, so that none waits for
+ * another. Costs 16.6 KB of shared memory per block and 16 registers of staging. */
+__global__ void transpose_tiled_64(const float *__restrict__ in, float *__restrict__ out,
+                                   size_t width, size_t height)
 {
     __shared__ float tile[WIDE][WIDE + 1];
     size_t col0 = (size_t)blockIdx.x * WIDE, row0 = tile_y() * WIDE;
+    float v[WIDE / TILE][WIDE / BLOCK_ROWS];
     /* TODO: as transpose_tiled_padded, with a tile of WIDE x WIDE: thread (x, y)
-     * moves the elements (y + j, x + i) of the tile for i = 0, TILE and j = 0, BLOCK_ROWS,
-     * ... below WIDE; the block's tile of out starts at row col0 and column row0. */
+     * moves the elements (y + j * BLOCK_ROWS, x + i * TILE) of the tile, i < WIDE / TILE,
+     * j < WIDE / BLOCK_ROWS. Load all of them into v first (0 outside the matrix), then
+     * store v into the tile; after the barrier, the block's tile of out starts at row col0
+     * and column row0. */
 }
 
 /* ---------------------------------------------------------------- 8-bit images */
@@ -211,7 +212,7 @@ __device__ uint32_t block_column(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t
 /* 8-bit copy in 32-bit words, in the shape of transpose_u8_words (a block moves 128x128
  * pixels, a thread 4x4-pixel blocks as 4 words of 4 rows): the u8 ceiling. Moving bytes
  * one at a time would leave a warp's access at 32 bytes, a single sector. */
-__global__ void copy_u8_words(const uint8_t *in, uint8_t *out, size_t width, size_t height,
+__global__ void copy_u8_words(const uint8_t *__restrict__ in, uint8_t *__restrict__ out, size_t width, size_t height,
                               bool aligned)
 {
     size_t col = ((size_t)blockIdx.x * TILE + threadIdx.x) * 4;
@@ -226,7 +227,7 @@ __global__ void copy_u8_words(const uint8_t *in, uint8_t *out, size_t width, siz
  * padding of one uint4 per row keeps each quarter-warp's column read conflict-free).
  * Then 4 coalesced word stores per block. Costs the permutes and 17 KB of shared memory;
  * buys four times fewer memory instructions and full 128-byte accesses. */
-__global__ void transpose_u8_words(const uint8_t *in, uint8_t *out, size_t width,
+__global__ void transpose_u8_words(const uint8_t *__restrict__ in, uint8_t *__restrict__ out, size_t width,
                                    size_t height, bool in_aligned, bool out_aligned)
 {
     __shared__ uint4 tile[TILE][TILE + 1];
