@@ -15,12 +15,18 @@ struct job {
     size_t cub_temp_bytes;
     int *host;
     size_t n;
+    unsigned threads;
 };
+
+/* The block sizes bench tries for each variant at the main size; the table keeps the best,
+ * and the size sweep runs each variant at its best. */
+static const unsigned bench_threads[] = {64, 128, 256, 512, 1024};
+enum { BENCH_THREADS = sizeof bench_threads / sizeof bench_threads[0] };
 
 static int run_kernel(void *p)
 {
     struct job *j = p;
-    return reduce_sum(j->v, j->in, j->n, REDUCE_THREADS, j->scratch, j->out);
+    return reduce_sum(j->v, j->in, j->n, j->threads, j->scratch, j->out);
 }
 
 static int run_cpu(void *p)
@@ -58,10 +64,11 @@ static struct job job_new(size_t n)
     fill(j.host, n);
     j.in = gpu_alloc(n * sizeof(int));
     gpu_upload(j.in, j.host, n * sizeof(int));
-    for (int v = 0; v < REDUCE_VARIANTS; v++) {
-        size_t bytes = reduce_scratch_bytes(v, n, REDUCE_THREADS);
-        scratch = bytes > scratch ? bytes : scratch;
-    }
+    for (int v = 0; v < REDUCE_VARIANTS; v++)
+        for (int t = 0; t < BENCH_THREADS; t++) {
+            size_t bytes = reduce_scratch_bytes(v, n, bench_threads[t]);
+            scratch = bytes > scratch ? bytes : scratch;
+        }
     j.scratch = gpu_alloc(scratch);
     j.out = gpu_alloc(sizeof(int));
 #ifdef BACKEND_CUDA
@@ -90,6 +97,7 @@ static int run(const struct cli *c)
         return 2;
     }
     j = job_new(c->n);
+    j.threads = REDUCE_THREADS;
     want = (int)reduce_sum_cpu(j.host, c->n);
     for (int v = 0; v < REDUCE_VARIANTS; v++) {
         int got = 0, status;
@@ -117,13 +125,13 @@ static const double g80_gbs[] = {2.083, 4.854, 9.741, 17.377, 31.289, 43.996, 62
 
 /* The table of the talk, for this GPU: the ten steps, then the baselines and CUB. */
 static void harris_table(const struct bench *b, size_t n, const double ms[REDUCE_VARIANTS],
-                         double cub_ms, double cpu_ms)
+                         const unsigned threads[REDUCE_VARIANTS], double cub_ms, double cpu_ms)
 {
     double bytes = (double)n * sizeof(int);
-    printf("\nHarris's table on %s: %zu ints (%.1f MB), %d threads per block\n", b->gpu.name,
-           n, bytes / 1e6, REDUCE_THREADS);
-    printf("%-26s %10s %9s %8s %8s %7s %9s\n", "kernel", "time ms", "GB/s", "step", "cumul.",
-           "% peak", "G80 GB/s");
+    printf("\nHarris's table on %s: %zu ints (%.1f MB), each kernel at its best block size\n",
+           b->gpu.name, n, bytes / 1e6);
+    printf("%-26s %7s %10s %9s %8s %8s %7s %9s\n", "kernel", "threads", "time ms", "GB/s", "step",
+           "cumul.", "% peak", "G80 GB/s");
     for (int v = 0; v < REDUCE_VARIANTS; v++) {
         int step = v <= REDUCE_SINGLE_PASS;
         char name[40], g80[16] = "", sp[16] = "", cum[16] = "";
@@ -139,20 +147,53 @@ static void harris_table(const struct bench *b, size_t n, const double ms[REDUCE
             snprintf(sp, sizeof sp, "%.2fx", ms[v - 1] / ms[v]);
         if (ms[0] > 0)
             snprintf(cum, sizeof cum, "%.2fx", ms[0] / ms[v]);
-        printf("%-26s %10.4f %9.1f %8s %8s %7.1f %9s\n", name, ms[v], gbs(bytes, ms[v]), sp, cum,
-               100.0 * gbs(bytes, ms[v]) / b->gpu.peak_gbs, g80);
+        printf("%-26s %7u %10.4f %9.1f %8s %8s %7.1f %9s\n", name, threads[v], ms[v],
+               gbs(bytes, ms[v]), sp, cum, 100.0 * gbs(bytes, ms[v]) / b->gpu.peak_gbs, g80);
     }
-    if (cub_ms > 0)
-        printf("%-26s %10.4f %9.1f %8s %8s %7.1f\n", "  CUB DeviceReduce::Sum", cub_ms,
+    if (cub_ms > 0 && ms[0] > 0)
+        printf("%-26s %7s %10.4f %9.1f %8s %7.2fx %7.1f\n", "  CUB DeviceReduce::Sum", "", cub_ms,
+               gbs(bytes, cub_ms), "", ms[0] / cub_ms, 100.0 * gbs(bytes, cub_ms) / b->gpu.peak_gbs);
+    else if (cub_ms > 0)
+        printf("%-26s %7s %10.4f %9.1f %8s %8s %7.1f\n", "  CUB DeviceReduce::Sum", "", cub_ms,
                gbs(bytes, cub_ms), "", "", 100.0 * gbs(bytes, cub_ms) / b->gpu.peak_gbs);
     if (cpu_ms > 0)
-        printf("%-26s %10.4f %9.1f %8s %8s %7.1f\n", "  CPU, one core", cpu_ms,
+        printf("%-26s %7s %10.4f %9.1f %8s %8s %7.1f\n", "  CPU, one core", "", cpu_ms,
                gbs(bytes, cpu_ms), "", "", 100.0 * gbs(bytes, cpu_ms) / b->gpu.peak_gbs);
-    printf("%-26s %10s %9.1f %8s %8s %7.1f\n", "  cudaMemcpy D2D (ceiling)", "", b->copy_gbs, "",
-           "", 100.0 * b->copy_gbs / b->gpu.peak_gbs);
+    printf("%-26s %7s %10s %9.1f %8s %8s %7.1f\n", "  cudaMemcpy D2D (ceiling)", "", "",
+           b->copy_gbs, "", "", 100.0 * b->copy_gbs / b->gpu.peak_gbs);
 }
 
-static void bench_size(struct bench *b, const struct cli *c, const char *series, size_t n)
+/* Times variant v at every block size of bench_threads that it accepts (series
+ * "threads"), keeps the fastest in best/ms and reports it as a row of `series`. */
+static void bench_best(struct bench *b, struct job *j, const struct cli *c, const char *series,
+                       unsigned *best, double *ms)
+{
+    struct timing t, fastest = {0};
+    double bytes = (double)j->n * sizeof(int);
+    for (int k = 0; k < BENCH_THREADS; k++) {
+        char name[48];
+        if (!reduce_threads_ok(j->v, bench_threads[k]))
+            continue;
+        j->threads = bench_threads[k];
+        if (time_gpu(run_kernel, j, c->reps, &t) != LAB_OK)
+            continue;
+        snprintf(name, sizeof name, "%s/%u", reduce_names[j->v], bench_threads[k]);
+        bench_row(b, "threads", name, j->n, bytes, &t);
+        if (!*best || t.median_ms < fastest.median_ms) {
+            *best = bench_threads[k];
+            fastest = t;
+        }
+    }
+    if (*best) {
+        bench_row(b, series, reduce_names[j->v], j->n, bytes, &fastest);
+        *ms = fastest.median_ms;
+    }
+}
+
+/* One size: every variant (at the main size each block size, in the sweep the best one
+ * found at the main size), then CUB and, at the main size, the CPU. */
+static void bench_size(struct bench *b, const struct cli *c, const char *series, size_t n,
+                       unsigned best[REDUCE_VARIANTS])
 {
     struct job j = job_new(n);
     struct timing t;
@@ -162,9 +203,12 @@ static void bench_size(struct bench *b, const struct cli *c, const char *series,
         if (cli_variant(c) >= 0 && cli_variant(c) != v)
             continue;
         j.v = v;
-        if (time_gpu(run_kernel, &j, c->reps, &t) == LAB_OK) {
-            bench_row(b, series, reduce_names[v], n, bytes, &t);
-            ms[v] = t.median_ms;
+        if (main_series) {
+            bench_best(b, &j, c, series, &best[v], &ms[v]);
+        } else if (best[v]) {
+            j.threads = best[v];
+            if (time_gpu(run_kernel, &j, c->reps, &t) == LAB_OK)
+                bench_row(b, series, reduce_names[v], n, bytes, &t);
         }
     }
     if (cli_variant(c) < 0) {
@@ -180,29 +224,29 @@ static void bench_size(struct bench *b, const struct cli *c, const char *series,
         }
     }
     if (main_series)
-        harris_table(b, n, ms, cub_ms, cpu_ms);
+        harris_table(b, n, ms, best, cub_ms, cpu_ms);
     job_free(&j);
 }
 
 static int bench(const struct cli *c)
 {
     struct bench b;
+    unsigned best[REDUCE_VARIANTS] = {0};
     if (c->n == 0) {
         fprintf(stderr, "lab06: bad value for --n: '0' (a sum needs at least one element)\n");
         return 2;
     }
     if (bench_open(&b, "lab06", c->tsv, c->n * sizeof(int), c->reps) != LAB_OK)
         return 1;
-    bench_size(&b, c, "main", c->n);
+    bench_size(&b, c, "main", c->n, best);
     if (c->sweep)
-        printf("\nsize sweep\n");
+        printf("\nsize sweep, each variant at its best block size above\n");
     for (size_t n = 1u << 10; c->sweep && n <= c->n; n *= 4)
-        bench_size(&b, c, "sweep", n);
+        bench_size(&b, c, "sweep", n, best);
     bench_close(&b);
     printf("\nrows written to %s\n", c->tsv);
     return 0;
 }
-
 int main(int argc, char **argv)
 {
     struct cli c = {.prog = "lab06", .variants = reduce_names, .n = 1u << 28, .reps = 20,

@@ -284,16 +284,21 @@ __device__ int block_reduce_shuffle(int v)
     return v;
 }
 
-/* 8. Warp shuffle: the grid-stride sum of kernel 7, then block_reduce_shuffle instead of
- * the shared-memory tree. Saves shared-memory traffic and all but one barrier; the block
- * size becomes a run-time value again (any power of two from 32). */
+/* 8. Warp shuffle: kernel 7's grid-stride sum, then block_reduce_shuffle instead of the
+ * shared-memory tree. Saves the tree's shared-memory traffic and all but one barrier, and
+ * the block size becomes a run-time value again (any power of two from 32). */
 __global__ void reduce_warp_shuffle(const int *in, int *out, unsigned n)
 {
     int sum = 0;
-    /* SOLUTION BEGIN: a grid-stride loop from the thread's global index, step
-     * blockDim.x * gridDim.x, adding in[i] into sum. */
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    /* SOLUTION BEGIN: kernel 7's loop with blockDim.x for BLOCK: start at
+     * blockIdx.x * 2 * blockDim.x + threadIdx.x, step 2 * blockDim.x * gridDim.x, add in[i]
+     * and (when below n) in[i + blockDim.x]. */
+    for (unsigned i = blockIdx.x * (2 * blockDim.x) + threadIdx.x; i < n;
+         i += 2 * blockDim.x * gridDim.x) {
         sum += in[i];
+        if (i + blockDim.x < n)
+            sum += in[i + blockDim.x];
+    }
     /* SOLUTION END */
     sum = block_reduce_shuffle(sum);
     if (threadIdx.x == 0)
@@ -448,6 +453,8 @@ static size_t per_block(enum reduce_variant v, unsigned threads)
     case REDUCE_INTERLEAVED_DIVERGENT:
     case REDUCE_INTERLEAVED_STRIDED:
     case REDUCE_SEQUENTIAL:
+    case REDUCE_GLOBAL_ATOMIC:
+    case REDUCE_SHARED_ATOMIC:
         return threads;
     case REDUCE_VECTOR_LOAD:
     case REDUCE_SINGLE_PASS:
