@@ -139,7 +139,7 @@ $(BUILD)/.need-gnuplot:
 	@mkdir -p $(@D) && touch $@
 
 # ---------------------------------------------------------------- everything
-.PHONY: all test run bench plot skeletons check-skeletons skeletons-fail nvcc-check help clean
+.PHONY: all test run bench plot skeletons check-skeletons skeletons-fail nvcc-check slides help clean
 all: $(NUMS)
 
 ifneq ($(LAB_GOALS),)
@@ -180,6 +180,19 @@ $(BUILD)/nvcc/%.o: %.cu $(wildcard common/*.h)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUFLAGS_COMMON) $(ARCH_FLAGS) $(CUWERROR) -DBACKEND_CUDA $(INCLUDES) -c $< -o $@
 
+# One deck per lab, Markdown to PDF through pandoc's beamer writer.
+SLIDES := $(patsubst slides/%.md,$(BUILD)/slides/%.pdf,$(wildcard slides/*.md))
+slides: $(SLIDES)
+	@echo "slides: $(SLIDES)"
+$(BUILD)/slides/%.pdf: slides/%.md $(BUILD)/.need-slides
+	@mkdir -p $(@D)
+	pandoc -t beamer -o $@ $<
+$(BUILD)/.need-slides:
+	@common/need.sh "pandoc and LaTeX beamer" "pandoc texlive-latex-recommended \
+	  texlive-fonts-recommended texlive-pictures texlive-latex-extra lmodern" \
+	  sh -c "command -v pandoc && kpsewhich beamer.cls pgfmath.sty"
+	@mkdir -p $(@D) && touch $@
+
 clean:
 	rm -rf $(BUILD) plots/data
 
@@ -190,6 +203,7 @@ help:
 	@echo "make test               every lab's tests on its solution, skeleton checks, nvcc build"
 	@echo "make bench | plot       every lab"
 	@echo "make skeletons          regenerate labs/*.cu from solutions/ (check-skeletons: verify)"
+	@echo "make slides             slides/*.md to build/slides/*.pdf (pandoc, beamer)"
 	@echo "make grade              score this checkout (or STUDENT=path; LAB=NN) into grade/"
 	@echo "make dist | test-grader student tarball + Gradescope autograder | the grader's tests"
 	@echo "make clean"
