@@ -75,7 +75,7 @@ $(B)/%.o: %.c $(NEEDS) | $(CUCC_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
 
-$(B)/%.o: %.cu $(wildcard common/*.h) | $(CUCC_DEPS)
+$(B)/%.o: %.cu $(wildcard common/*.h) $(if $(CUCC_DEPS),$(wildcard common/cpu/include/*.h)) | $(CUCC_DEPS)
 	@mkdir -p $(@D)
 	$(CUC) $(CUWERROR) $(DEFINES) $(INCLUDES) -c $< -o $@
 
@@ -101,9 +101,9 @@ $(1)_OBJS := $$($(1)_CU:%.cu=$(B)/%.o) $$($(1)_C:%.c=$(B)/%.o) $(COMMON_OBJS)
 $(1)_BIN := $(B)/$(TREE)/$(2)/$(1)
 $(1)_TEST := $(B)/$(TREE)/$(2)/test_$(1)
 
-$$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o
-	$$(LINK) -o $$@ $$^ $$(LDLIBS) $$($(1)_LIBS)
-$$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ)
+$$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $$(CUCC_DEPS)
+	$$(LINK) -o $$@ $$(filter %.o,$$^) $$(LDLIBS) $$($(1)_LIBS)
+$$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ) $$(CUCC_DEPS)
 	$$(LINK) -o $$@ $$(filter %.o,$$^) $$(LDLIBS) $$($(1)_LIBS)
 
 .PHONY: $(1) $(1)-test $(1)-run $(1)-bench $(1)-plot $(1)-skeleton
