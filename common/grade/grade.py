@@ -261,7 +261,7 @@ def run_test(binary, name, tree, timeout, workdir):
     log_path = os.path.join(workdir, "output.txt")
     env = clean_env({"CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path})
     rc, timed_out, secs = run_limited([binary, name], tree, env, timeout, log_path)
-    output = tail(log_path)
+    output = tail(log_path).replace(tree + os.sep, "")
     found = None if timed_out else read_junit(xml_path, name)
     if timed_out:
         status, why = "timeout", ("did not finish within its time limit of %.0f s (a hang: "
@@ -274,6 +274,8 @@ def run_test(binary, name, tree, timeout, workdir):
     elif found[0] == "skipped":
         status, why = "skipped", ("skipped, which scores nothing: " +
                                   (skip_reason(output) or "the test could not run here"))
+    elif found[0] == "failed" and "failed with exception" in found[1]:
+        status, why = "crashed", "crashed: " + found[1]  # a signal that cmocka caught
     elif found[0] == "failed":
         status, why = "failed", "failed: " + (found[1] or "see the output")
     elif rc != 0:
@@ -296,7 +298,7 @@ def make(tree, backend, target, timeout, workdir, jobs):
     cmd = ["make", "--no-print-directory", "-j%d" % jobs, "BACKEND=" + backend, "SOLUTION=",
            target]
     rc, timed_out, _ = run_limited(cmd, tree, clean_env(), timeout, log_path)
-    log = tail(log_path, 12000)
+    log = tail(log_path, 12000).replace(tree + os.sep, "")
     if timed_out:
         return False, log + "\n(the build did not finish within %.0f s)" % timeout
     return rc == 0, log
@@ -564,7 +566,7 @@ def classroom_payload(results):
     `result` output: base64 of {version, status, max_score, tests[name, status, score,
     message]}; it adds up the tests' scores. Hidden tests never reach a student's checkout."""
     tests = [{"name": t["name"], "status": "pass" if t["status"] == "passed" else "fail",
-              "score": t["score"], "max_score": t["max_score"], "message": t["output"],
+              "score": t["score"], "max_score": t["max_score"], "message": t["output"][:1000],
               "test_code": "", "filename": "", "line_no": 0, "duration": 0}
              for t in results["tests"]]
     payload = {"version": 1, "max_score": results["max_score"], "tests": tests,

@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""The grader's own tests (`make test-grader`).
+
+Unit tests of its parts run everywhere. The grading tests build and run lab01 for real,
+as `make grade` does: the pristine skeletons score 0 kernel points, the solutions full
+marks, and the broken submissions in tests/grader/fixtures/ (one that does not compile,
+one that crashes, one that hangs) lose exactly the tests they touch, within the time
+limits, with a results.json written every time. They need a backend that runs kernels:
+the CPU backend (common/cpu/cpu.mk) or BACKEND=cuda on a GPU. The dist test unpacks
+`make dist`'s tarball and builds and runs lab01's tests in it.
+"""
+import argparse
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import unittest
+import xml.etree.ElementTree as ET
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, "tests", "grader", "fixtures")
+sys.path.insert(0, os.path.join(ROOT, "common", "grade"))
+import grade  # noqa: E402  (the module under test, found through the path above)
+
+BACKEND = "cpu"
+KERNELS_RUN = True  # set in main: whether this machine can run kernels at all
+SKIP_WHY = "skipped: needs the CPU backend (common/cpu/cpu.mk)"
+
+
+def clean_env():
+    return {k: v for k, v in os.environ.items()
+            if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+
+
+def run_grader(out, *args):
+    """grade.py as `make grade` runs it, into out/. Returns (results, stdout, seconds)."""
+    start = time.monotonic()
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "common", "grade", "grade.py"),
+                        "--backend", BACKEND, "--out", out] + list(args),
+                       cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True, timeout=600)
+    secs = time.monotonic() - start
+    with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+        return json.load(f), p.stdout, secs
+
+
+def by_name(results):
+    return {t["name"]: t for t in results["tests"]}
+
+
+class PointsFile(unittest.TestCase):
+    def test_tests_perf_bench_and_defaults(self):
+        p = grade.parse_points("# comment\none 2\ntwo 0.5 hidden  # why\n"
+                               "perf fast >= 80 %peak 3\nbench --n 100\n")
+        self.assertEqual(p["tests"], {"one": (2.0, "visible"), "two": (0.5, "hidden")})
+        self.assertEqual(p["perf"][0]["variant"], "fast")
+        self.assertEqual((p["perf"][0]["threshold"], p["perf"][0]["unit"], p["perf"][0]["points"]),
+                         (80.0, "%peak", 3.0))
+        self.assertEqual(p["bench"], ["--n", "100"])
+        self.assertEqual(p["warnings"], [])
+
+    def test_bad_lines_are_warnings_not_fatal(self):
+        p = grade.parse_points("one two\nthree 1 sometimes\nperf x > 3 %peak 1\nfour -1\nok 1\n",
+                               "lab99.txt")
+        self.assertEqual(p["tests"], {"ok": (1.0, "visible")})
+        self.assertEqual(len(p["warnings"]), 4)
+        self.assertTrue(all(w.startswith("lab99.txt:") for w in p["warnings"]))
+
+    def test_our_points_files_parse_and_name_real_tests(self):
+        labs = grade.find_labs(ROOT)
+        for where in ("points", "hidden"):
+            folder = os.path.join(ROOT, "tests", where)
+            for f in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+                if not f.endswith(".txt"):
+                    continue
+                with self.subTest(file=f):
+                    p = grade.read_points(os.path.join(folder, f))
+                    self.assertEqual(p["warnings"], [])
+                    lab = f[:-len(".txt")]
+                    self.assertIn(lab[3:], labs)
+                    names = grade.names_in_sources(grade.test_sources(ROOT, lab, where == "hidden"))
+                    self.assertEqual(sorted(set(p["tests"]) - set(names)), [])
+
+
+class Parts(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="test-grader-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write(self, rel, text=""):
+        path = os.path.join(self.tmp, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_junit_from_cmocka(self):
+        path = self.write("x.xml", '<?xml version="1.0"?><testsuites><testsuite name="g">'
+                          '<testcase name="a"/><testcase name="b"><failure><![CDATA[f.c:3: '
+                          'error]]></failure></testcase><testcase name="c"><skipped/>'
+                          '</testcase></testsuite></testsuites>')
+        self.assertEqual(grade.read_junit(path, "a"), ("passed", ""))
+        self.assertEqual(grade.read_junit(path, "b"), ("failed", "f.c:3: error"))
+        self.assertEqual(grade.read_junit(path, "c")[0], "skipped")
+        self.assertIsNone(grade.read_junit(path, "d"))
+        self.assertIsNone(grade.read_junit(os.path.join(self.tmp, "none.xml"), "a"))
+
+    def test_submission_layouts(self):
+        for rel in ("labs/lab01-x/k.cu", "lab01-x/k.cu", "k.cu", "deep/er/k.cu"):
+            with self.subTest(layout=rel):
+                shutil.rmtree(self.tmp)
+                want = self.write(rel)
+                self.assertEqual(grade.find_in_submission(self.tmp, "lab01-x", "k.cu"), want)
+        self.write("other/k.cu")  # two candidates and none where expected: ambiguous
+        self.assertIsNone(grade.find_in_submission(self.tmp, "lab01-x", "k.cu"))
+
+    def test_test_names_from_sources(self):
+        path = self.write("t.c", "static const struct CMUnitTest tests[] = {\n"
+                          "cmocka_unit_test(one), cmocka_unit_test_setup_teardown(two, s, t),\n};")
+        self.assertEqual(grade.names_in_sources([path]), ["one", "two"])
+
+    def test_reports(self):
+        lab = grade.Lab("01", "lab01-x")
+        lab.add("a", 2.0, "visible", {"status": "passed", "why": "passed", "output": "",
+                                      "secs": 0.1})
+        lab.add("b", 1.0, "visible", {"status": "crashed", "why": "crashed: SIGSEGV",
+                                      "output": "seed 1", "secs": 0.1})
+        lab.add("h", 3.0, "after_due_date", {"status": "passed", "why": "passed", "output": "",
+                                             "secs": 0.1}, hidden=True, suite="hidden")
+        lab.add("perf_k", 0.0, "visible", {"status": "skipped", "why": "needs a GPU",
+                                           "output": "", "secs": 0}, suite="perf")
+        r = grade.results_json([lab], 3.2, [])
+        self.assertEqual((r["score"], r["max_score"], r["execution_time"]), (5.0, 6.0, 3))
+        self.assertEqual([t["number"] for t in r["tests"]], ["1.1", "1.2", "1.3", "1.4"])
+        self.assertEqual(r["tests"][2]["name"], "lab01 hidden/h")
+        self.assertEqual(r["tests"][2]["visibility"], "after_due_date")
+        self.assertIn("seed 1", r["tests"][1]["output"])
+        for t in r["tests"]:
+            self.assertEqual(set(t), {"name", "number", "score", "max_score", "status",
+                                      "output", "visibility"})
+        self.assertIn("2/3", r["output"])  # what a student sees leaves hidden tests out
+        self.assertIn("5/6", grade.summary([lab], []))
+        grade.junit(lab, os.path.join(self.tmp, "lab01.xml"))
+        suite = ET.parse(os.path.join(self.tmp, "lab01.xml")).getroot().find("testsuite")
+        self.assertEqual((suite.get("tests"), suite.get("errors"), suite.get("skipped")),
+                         ("4", "1", "1"))
+        payload = json.loads(base64.b64decode(grade.classroom_payload(r)))
+        self.assertEqual(payload["max_score"], 6.0)
+        self.assertEqual(sum(t["score"] for t in payload["tests"]), 5.0)
+        self.assertEqual([t["status"] for t in payload["tests"]][:2], ["pass", "fail"])
+
+    def test_json_written_when_the_grader_itself_fails(self):
+        os.makedirs(os.path.join(self.tmp, "root"))  # a tree with no labs/: the grader fails
+        out = os.path.join(self.tmp, "out")
+        results, stdout, _ = run_grader(out, "--root", os.path.join(self.tmp, "root"))
+        self.assertEqual(results["score"], 0)
+        self.assertIn("the grader failed", results["output"])
+
+    def test_not_submitted(self):
+        out = os.path.join(self.tmp, "out")
+        self.write("empty/README.md", "my lab01 is not done yet")
+        results, stdout, _ = run_grader(out, "--student", os.path.join(self.tmp, "empty"),
+                                        "--lab", "01")
+        self.assertEqual(results["score"], 0)
+        self.assertGreater(results["max_score"], 0)
+        self.assertIn("not submitted", results["output"])
+        self.assertTrue(all("not submitted" in t["output"] for t in results["tests"]
+                            if t["max_score"] > 0))
+
+
+class GradingBase(unittest.TestCase):
+    """Grades one submission of lab01 once per class; the tests read its results."""
+    args = ()
+
+    @classmethod
+    def setUpClass(cls):
+        if not KERNELS_RUN:
+            raise unittest.SkipTest(SKIP_WHY)
+        cls.out = tempfile.mkdtemp(prefix="test-grader-")
+        cls.results, cls.stdout, cls.secs = run_grader(cls.out, "--lab", "01", *cls.args)
+        cls.tests = by_name(cls.results)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, ignore_errors=True)
+
+    def kernel_tests(self):
+        return {n: t for n, t in self.tests.items() if t["max_score"] > 0
+                and not n.split()[-1].split("/")[-1].startswith(("args_", "reference_"))}
+
+    def assert_only_these_lose(self, losers, why):
+        for name, t in self.tests.items():
+            if t["max_score"] == 0:
+                continue
+            with self.subTest(test=name):
+                if name in losers:
+                    self.assertEqual(t["score"], 0)
+                    self.assertIn(why, t["output"])
+                else:
+                    self.assertEqual(t["score"], t["max_score"], t["output"])
+
+
+class Skeletons(GradingBase):
+    """The pristine skeletons, graded through `make grade` as an instructor would."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not KERNELS_RUN:
+            raise unittest.SkipTest(SKIP_WHY)
+        cls.out = tempfile.mkdtemp(prefix="test-grader-")
+        start = time.monotonic()
+        p = subprocess.run(["make", "--no-print-directory", "grade", "LAB=01",
+                            "BACKEND=" + BACKEND, "GRADE_OUT=" + cls.out], cwd=ROOT,
+                           env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=600)
+        cls.secs, cls.stdout = time.monotonic() - start, p.stdout
+        with open(os.path.join(cls.out, "results.json"), encoding="utf-8") as f:
+            cls.results = json.load(f)
+        cls.tests = by_name(cls.results)
+
+    def test_no_kernel_points(self):
+        kernels = self.kernel_tests()
+        self.assertGreater(len(kernels), 0)
+        for name, t in kernels.items():
+            with self.subTest(test=name):
+                self.assertEqual(t["score"], 0)
+                self.assertEqual(t["status"], "failed")
+
+    def test_table_json_and_junit(self):
+        self.assertIn("lab01-vector-add", self.stdout)
+        self.assertIn("results.json written", self.stdout)
+        suite = ET.parse(os.path.join(self.out, "lab01.xml")).getroot().find("testsuite")
+        self.assertEqual(int(suite.get("tests")), len(self.results["tests"]))
+        self.assertEqual(self.results["score"], sum(t["score"] for t in self.results["tests"]))
+
+
+class Solutions(GradingBase):
+    args = ("--solution",)
+
+    def test_full_marks(self):
+        self.assertGreater(self.results["max_score"], 0)
+        self.assertEqual(self.results["score"], self.results["max_score"], self.stdout)
+
+    def test_hidden_tests_graded_with_their_visibility(self):
+        hidden = {n: t for n, t in self.tests.items() if "hidden/" in n}
+        self.assertGreater(len(hidden), 0)
+        for t in hidden.values():
+            self.assertIn(t["visibility"], ("hidden", "after_due_date"))
+
+    def test_perf_without_a_gpu_is_zero_of_zero(self):
+        perf = [t for n, t in self.tests.items() if n.startswith("lab01 perf_")]
+        if BACKEND == "cuda":
+            self.skipTest("a GPU measures it")
+        self.assertGreater(len(perf), 0)
+        for t in perf:
+            self.assertEqual((t["score"], t["max_score"], t["visibility"]), (0, 0, "visible"))
+            self.assertIn("needs a GPU", t["output"])
+
+
+class CompileError(GradingBase):
+    args = ("--student", os.path.join(FIXTURES, "compile_error"))
+
+    def test_lab_scores_zero_with_the_compilers_message(self):
+        self.assertEqual(self.results["score"], 0)
+        self.assertGreater(self.results["max_score"], 0)
+        self.assertIn("did not compile", self.results["output"])
+        self.assertIn("vector_add.cu", self.results["output"])
+        self.assertIn("idx", self.results["output"])  # the undeclared name the compiler names
+        for t in self.results["tests"]:
+            if t["max_score"] > 0:
+                self.assertIn("did not compile", t["output"])
+        self.assertNotIn("grade-", self.results["output"])  # no scratch paths
+
+
+class Crash(GradingBase):
+    args = ("--student", os.path.join(FIXTURES, "crash"), "--test-timeout", "30")
+
+    def test_only_the_crashing_tests_lose(self):
+        self.assert_only_these_lose({"lab01 grid_2d", "lab01 grid_stride_float4",
+                                     "lab01 hidden/no_writes_past_n", "lab01 hidden/float4_tails"},
+                                    "crashed")
+
+    def test_signals_named(self):
+        self.assertIn("Segmentation fault", self.tests["lab01 grid_2d"]["output"])
+        self.assertIn("SIGABRT", self.tests["lab01 grid_stride_float4"]["output"])
+
+
+class Hang(GradingBase):
+    args = ("--student", os.path.join(FIXTURES, "hang"), "--test-timeout", "10")
+
+    def test_only_the_hanging_tests_lose(self):
+        self.assert_only_these_lose({"lab01 one_block", "lab01 hidden/no_writes_past_n"},
+                                    "time limit of 10 s")
+
+    def test_within_the_limits(self):
+        self.assertLess(self.secs, 120)
+
+
+class LabTimeLimit(GradingBase):
+    """A hang with a lab budget smaller than the test limit: the hang is stopped when the
+    lab's time runs out and the test after it is not started, both reported."""
+    args = ("--student", os.path.join(FIXTURES, "hang"), "--tests", "one_block", "grid_2d",
+            "--no-hidden", "--jobs", "1", "--test-timeout", "300", "--lab-timeout", "25")
+
+    def test_stopped_and_not_run(self):
+        self.assertEqual(set(self.tests), {"lab01 one_block", "lab01 grid_2d"})
+        self.assertIn("lab's time limit of 25 s ran out while it ran",
+                      self.tests["lab01 one_block"]["output"])
+        self.assertIn("not run", self.tests["lab01 grid_2d"]["output"])
+        self.assertLess(self.secs, 60)
+
+
+class Dist(unittest.TestCase):
+    """make dist: the student tarball holds no solutions, hidden tests, grader fixtures or
+    outputs, and lab01's tests build and run in it; the Gradescope zip has its scripts at
+    the top and the hidden tests, but no solutions."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="test-grader-dist-")
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "common", "grade", "dist.py"),
+                            "--out", cls.tmp], cwd=ROOT, env=clean_env(),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True, timeout=300)
+        if p.returncode != 0:
+            raise AssertionError("dist.py failed:\n" + p.stdout)
+        cls.tarball = os.path.join(cls.tmp, "cuda-labs-student.tar.gz")
+        cls.zipfile = os.path.join(cls.tmp, "gradescope-autograder.zip")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_tarball_leaves_out_what_students_must_not_have(self):
+        with tarfile.open(self.tarball) as t:
+            names = [n.split("/", 1)[1] for n in t.getnames() if "/" in n]
+        for banned in ("solutions/", "tests/hidden/", "tests/grader/", "grade/", "build/",
+                       "dist/", ".git/", "common/grade/gradescope/"):
+            self.assertFalse([n for n in names if n.startswith(banned)], banned)
+        for wanted in ("Makefile", "common/grade/grade.py", "tests/points/lab01.txt",
+                       ".github/workflows/classroom.yml", "labs/lab01-vector-add/vector_add.cu"):
+            self.assertIn(wanted, names)
+
+    def test_gradescope_zip(self):
+        with zipfile.ZipFile(self.zipfile) as z:
+            names = z.namelist()
+            self.assertIn("setup.sh", names)
+            self.assertIn("run_autograder", names)
+            self.assertIn("tests/hidden/test_lab01_hidden.c", names)
+            self.assertIn("common/grade/exercises.txt", names)
+            self.assertFalse([n for n in names if n.startswith("solutions/")])
+            mode = z.getinfo("run_autograder").external_attr >> 16
+            self.assertTrue(mode & 0o111, "run_autograder must be executable")
+
+    def test_student_copy_builds_and_runs_lab01(self):
+        if not KERNELS_RUN:
+            self.skipTest(SKIP_WHY)
+        where = os.path.join(self.tmp, "unpacked")
+        with tarfile.open(self.tarball) as t:
+            t.extractall(where)
+        top = os.path.join(where, os.listdir(where)[0])
+        p = subprocess.run(["make", "--no-print-directory", "lab01", "test", "BACKEND=" + BACKEND],
+                           cwd=top, env=clean_env(), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=300)
+        self.assertIn("test(s) run.", p.stdout)  # built and ran; the skeleton's tests fail
+        self.assertIn("FAILED", p.stdout)
+
+
+def main():
+    global BACKEND, KERNELS_RUN
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda"))
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args, rest = ap.parse_known_args()
+    BACKEND = args.backend
+    KERNELS_RUN = BACKEND == "cuda" or os.path.exists(os.path.join(ROOT, "common", "cpu", "cpu.mk"))
+    if not KERNELS_RUN:
+        print(SKIP_WHY + ": the grading tests; the grader's unit tests run")
+    start = time.monotonic()
+    program = unittest.main(argv=[sys.argv[0]] + rest, exit=False,
+                            verbosity=2 if args.verbose else 1)
+    print("test-grader: %.0f s" % (time.monotonic() - start))
+    return 0 if program.result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
