@@ -8,9 +8,10 @@
 #include "transpose.h"
 
 static const int TILE = 32;       /* a tile's side: one warp spans a tile row */
-static const int BLOCK_ROWS = 8;  /* 32 x 8 threads per block, TILE / BLOCK_ROWS = 4 rows each */
+static const int BLOCK_ROWS = 8;  /* 32 x 8 threads a block: TILE / BLOCK_ROWS = 4 rows each */
 static const int SHUFFLE_ROWS = 8; /* rows of its column that one lane of the shuffle loads */
-static const int WIDE = 64;       /* tiled_64's tile side: 64 x 64 by the same 256 threads */
+static const int WIDE = 64;       /* the tiled_64 variants' tile side */
+static const int WIDE_ROWS = 16;  /* and their 32 x 16 threads: 8 elements each */
 static const unsigned FULL_MASK = 0xffffffffu;
 static const size_t GRID_Y_LIMIT = 65535; /* the largest gridDim.y and gridDim.z */
 
@@ -24,21 +25,27 @@ __device__ size_t tile_y(void)
 
 /* Copy with a transpose's shape: a 32x32 tile per block, 32x8 threads moving 4 rows each,
  * every warp access 32 contiguous floats (128 bytes, four full sectors). No transpose can
- * move its bytes faster, so this is the ceiling; it costs nothing but the bounds checks. */
-__global__ void copy_tile(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
+ * move its bytes faster, so this is the ceiling. Each thread issues its 4 loads before its
+ * first store, so that 4 are in flight at once: a GPU hides memory latency only with
+ * many bytes in flight. (__restrict__ on every kernel's pointers is what allows that: a
+ * load may pass a store only if they cannot touch the same memory.) */
+__global__ void copy_tile(const float *__restrict__ in, float *__restrict__ out,
+                          size_t width, size_t height)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
     size_t row = tile_y() * TILE + threadIdx.y;
-    /* TODO: for j = 0, BLOCK_ROWS, 2 * BLOCK_ROWS, ... below TILE, copy element
-     * (row + j, col) from in to out when it lies inside the matrix (row-major: the element
-     * (r, c) is at r * width + c). */
+    float v[TILE / BLOCK_ROWS];
+    /* TODO: for j < TILE / BLOCK_ROWS, load element (row + j * BLOCK_ROWS, col)
+     * of in into v[j] (row-major: element (r, c) is at r * width + c); then store each v[j]
+     * at the same place in out. Only elements inside the matrix. */
 }
 
 /* The same copy through a shared-memory tile, written and read along its rows: what the
  * round trip through shared memory and the barrier cost when the access pattern is ideal
  * (next to nothing: the tiled transposes can only lose to it by their own bank
  * conflicts). */
-__global__ void copy_shared(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
+__global__ void copy_shared(const float *__restrict__ in, float *__restrict__ out,
+                          size_t width, size_t height)
 {
     __shared__ float tile[TILE][TILE];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -53,7 +60,8 @@ __global__ void copy_shared(const float *__restrict__ in, float *__restrict__ ou
  * stores go to 32 rows of out, height * 4 bytes apart, each filling 4 bytes of its own
  * 32-byte sector. Teaches coalescing by its absence: 8 times the write traffic through
  * L2, and DRAM sees it unless the partial sectors merge in L2 before they are evicted. */
-__global__ void transpose_naive_rows(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
+__global__ void transpose_naive_rows(const float *__restrict__ in, float *__restrict__ out,
+                          size_t width, size_t height)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
     size_t row = tile_y() * TILE + threadIdx.y;
@@ -65,7 +73,8 @@ __global__ void transpose_naive_rows(const float *__restrict__ in, float *__rest
 /* Naive, threads laid over `out`: coalesced stores, strided loads. Reads waste the same
  * 7/8 of each sector, but a load's unused bytes stay in L1/L2 for the next warps that
  * need them, while a store must travel: usually the faster of the two twins. */
-__global__ void transpose_naive_cols(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
+__global__ void transpose_naive_cols(const float *__restrict__ in, float *__restrict__ out,
+                          size_t width, size_t height)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x; /* a column of out: < height */
     size_t row = tile_y() * TILE + threadIdx.y;           /* a row of out: < width */
@@ -77,7 +86,8 @@ __global__ void transpose_naive_cols(const float *__restrict__ in, float *__rest
  * transposed along the rows of out: both global directions coalesced. Costs a barrier and
  * bank conflicts: reading a tile column, the 32 lanes hit addresses 32 words apart, all in
  * one of the 32 banks, so each read takes 32 passes through shared memory. */
-__global__ void transpose_tiled(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height)
+__global__ void transpose_tiled(const float *__restrict__ in, float *__restrict__ out,
+                          size_t width, size_t height)
 {
     __shared__ float tile[TILE][TILE];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -93,7 +103,8 @@ __global__ void transpose_tiled(const float *__restrict__ in, float *__restrict_
  * no conflicts left. A template over the element type, because the 8-bit images run this
  * very kernel on bytes and show what changes when an element is one byte. */
 template <typename T>
-__global__ void transpose_tiled_padded(const T *__restrict__ in, T *__restrict__ out, size_t width, size_t height)
+__global__ void transpose_tiled_padded(const T *__restrict__ in, T *__restrict__ out,
+                                       size_t width, size_t height)
 {
     __shared__ T tile[TILE][TILE + 1];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -127,8 +138,8 @@ __device__ void store4(float *out, size_t width, size_t height, size_t row, size
  * warp's store covers 16 rows of out with 32 contiguous bytes each: one whole sector per
  * row, which is all that DRAM needs. Costs 4 shuffles per 8 elements, no barrier, no
  * shared memory; the float4 stores need height % 4 == 0 and an aligned out. */
-__global__ void transpose_shuffle(const float *__restrict__ in, float *__restrict__ out, size_t width, size_t height,
-                                  bool vector_stores)
+__global__ void transpose_shuffle(const float *__restrict__ in, float *__restrict__ out,
+                                  size_t width, size_t height, bool vector_stores)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
     size_t row = (tile_y() * BLOCK_ROWS + threadIdx.y) * SHUFFLE_ROWS;
@@ -147,21 +158,71 @@ __global__ void transpose_shuffle(const float *__restrict__ in, float *__restric
            make_float4(v[4], v[5], v[6], v[7]), vector_stores);
 }
 
-/* Wider per-thread work: a 64x64 padded tile for the same 256 threads, so each thread has
- * 16 loads in flight before the barrier instead of 4, and each warp writes 256 contiguous
- * bytes of a row. The loads go to registers first, all of them, so that none waits for
- * another. Costs 16.6 KB of shared memory per block and 16 registers of staging. */
+/* A wider tile: 64x64 (padded) for 32 x 16 threads, each staging its 8 loads in registers
+ * before the barrier. Every warp access is still 128 bytes, but a block now has 16 KB in
+ * flight at once and writes 256 contiguous bytes of each of 64 rows of out: fewer, longer
+ * runs for DRAM. Costs 16.6 KB of shared memory per block. */
 __global__ void transpose_tiled_64(const float *__restrict__ in, float *__restrict__ out,
                                    size_t width, size_t height)
 {
     __shared__ float tile[WIDE][WIDE + 1];
     size_t col0 = (size_t)blockIdx.x * WIDE, row0 = tile_y() * WIDE;
-    float v[WIDE / TILE][WIDE / BLOCK_ROWS];
-    /* TODO: as transpose_tiled_padded, with a tile of WIDE x WIDE: thread (x, y)
-     * moves the elements (y + j * BLOCK_ROWS, x + i * TILE) of the tile, i < WIDE / TILE,
-     * j < WIDE / BLOCK_ROWS. Load all of them into v first (0 outside the matrix), then
+    float v[WIDE / TILE][WIDE / WIDE_ROWS];
+    /* TODO: as transpose_tiled_padded with a WIDE x WIDE tile: thread (x, y)
+     * moves the tile's elements (y + j * WIDE_ROWS, x + i * TILE), i < WIDE / TILE,
+     * j < WIDE / WIDE_ROWS. Load all of them into v first (0 outside the matrix), then
      * store v into the tile; after the barrier, the block's tile of out starts at row col0
      * and column row0. */
+}
+
+/* Elements (r, c) and (r, c + 1) of a matrix of `cols` columns and `rows` rows: one 8-byte
+ * load when rows are 8-byte aligned and both are inside, else one by one (0 outside). */
+__device__ float2 load2(const float *m, size_t cols, size_t rows, size_t r, size_t c,
+                        bool aligned)
+{
+    const float *p = m + r * cols + c;
+    if (r >= rows)
+        return make_float2(0.0f, 0.0f);
+    if (aligned && c + 2 <= cols)
+        return ((const float2 *)m)[(r * cols + c) / 2];
+    return make_float2(c < cols ? p[0] : 0.0f, c + 1 < cols ? p[1] : 0.0f);
+}
+
+/* The other way: the elements of v that fall inside the matrix, in one store when it can. */
+__device__ void store2(float *m, size_t cols, size_t rows, size_t r, size_t c, float2 v,
+                       bool aligned)
+{
+    float *p = m + r * cols + c;
+    if (r >= rows)
+        return;
+    if (aligned && c + 2 <= cols) {
+        ((float2 *)m)[(r * cols + c) / 2] = v;
+        return;
+    }
+    if (c < cols)
+        p[0] = v.x;
+    if (c + 1 < cols)
+        p[1] = v.y;
+}
+
+/* The 64x64 tile with 8-byte accesses: a lane moves two neighbouring elements, so a warp
+ * covers a whole 64-element tile row (256 bytes) in one load or store, half the memory
+ * instructions of tiled_64. Costs 2-way bank conflicts (lanes x and x + 16 meet in a bank
+ * when each touches two neighbouring words), cheap next to DRAM; needs even widths and
+ * heights for the vector path, else element by element. The fastest variant here. */
+__global__ void transpose_tiled_64_float2(const float *__restrict__ in,
+                                          float *__restrict__ out, size_t width,
+                                          size_t height, bool in_aligned, bool out_aligned)
+{
+    __shared__ float tile[WIDE][WIDE + 1];
+    size_t col0 = (size_t)blockIdx.x * WIDE, row0 = tile_y() * WIDE;
+    unsigned x2 = 2 * threadIdx.x;
+    float2 v[WIDE / WIDE_ROWS];
+    /* TODO: thread (x, y) loads with load2 the pairs (y + j * WIDE_ROWS, 2x) and
+     * (.., 2x + 1) of the tile, j < WIDE / WIDE_ROWS, all into v before any goes to the
+     * tile; after the barrier it stores with store2, into row col0 + y + j * WIDE_ROWS of
+     * out, the pair of tile column y + j * WIDE_ROWS at tile rows 2x and 2x + 1 (out's
+     * column row0 + 2x). */
 }
 
 /* ---------------------------------------------------------------- 8-bit images */
@@ -212,33 +273,39 @@ __device__ uint32_t block_column(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t
 /* 8-bit copy in 32-bit words, in the shape of transpose_u8_words (a block moves 128x128
  * pixels, a thread 4x4-pixel blocks as 4 words of 4 rows): the u8 ceiling. Moving bytes
  * one at a time would leave a warp's access at 32 bytes, a single sector. */
-__global__ void copy_u8_words(const uint8_t *__restrict__ in, uint8_t *__restrict__ out, size_t width, size_t height,
-                              bool aligned)
+__global__ void copy_u8_words(const uint8_t *__restrict__ in, uint8_t *__restrict__ out,
+                              size_t width, size_t height, bool aligned)
 {
     size_t col = ((size_t)blockIdx.x * TILE + threadIdx.x) * 4;
     size_t row = (tile_y() * TILE + threadIdx.y) * 4;
-    /* TODO: for each j = 0, BLOCK_ROWS, ... below TILE, the thread's 4x4 block
-     * starts at pixel row row + 4 * j: copy its 4 rows with load_word and store_word. */
+    uint32_t w[TILE / BLOCK_ROWS][4];
+    /* TODO: for j < TILE / BLOCK_ROWS, the thread's 4x4 block j starts at pixel
+     * row row + 4 * j * BLOCK_ROWS: load its 4 rows (k < 4) into w[j][k] with load_word,
+     * all 16 before the first store, then store them with store_word. */
 }
 
-/* Words for bytes: a thread loads a 4x4-pixel block as 4 coalesced 32-bit words (a warp
- * reads 128 contiguous bytes of a row, not 32), transposes it in registers with byte
- * permutes, and the block passes 32x32 such blocks through shared memory as uint4s (the
- * padding of one uint4 per row keeps each quarter-warp's column read conflict-free).
- * Then 4 coalesced word stores per block. Costs the permutes and 17 KB of shared memory;
- * buys four times fewer memory instructions and full 128-byte accesses. */
-__global__ void transpose_u8_words(const uint8_t *__restrict__ in, uint8_t *__restrict__ out, size_t width,
-                                   size_t height, bool in_aligned, bool out_aligned)
+/* Words for bytes: a thread loads 4x4-pixel blocks as 4 coalesced 32-bit words each (a
+ * warp reads 128 contiguous bytes of a row, not 32), transposes them in registers with
+ * byte permutes, and the block passes 32x32 such blocks through shared memory as uint4s
+ * (the padding of one uint4 per row keeps each quarter-warp's column read conflict-free).
+ * Then coalesced word stores. Costs the permutes and 17 KB of shared memory; buys four
+ * times fewer memory instructions and 128-byte warp accesses. */
+__global__ void transpose_u8_words(const uint8_t *__restrict__ in, uint8_t *__restrict__ out,
+                                   size_t width, size_t height, bool in_aligned,
+                                   bool out_aligned)
 {
     __shared__ uint4 tile[TILE][TILE + 1];
     size_t col = ((size_t)blockIdx.x * TILE + threadIdx.x) * 4;
     size_t row = (tile_y() * TILE + threadIdx.y) * 4;
-    /* TODO: for each j, load the 4 rows a0..a3 of the 4x4 block at pixel
-     * (row + 4 * j, col) and keep its transpose in tile[threadIdx.y + j][threadIdx.x]
-     * (word k = block_column(a0, a1, a2, a3, k)). After the barrier, thread (x, y) takes
-     * tile[x][y + j]: the block of out at pixel row (blockIdx.x * TILE + y + j) * 4 and
-     * column (tile_y() * TILE + x) * 4; store its 4 words in out's 4 rows (out has width
-     * rows of height pixels; its words are aligned when out_aligned). */
+    uint32_t a[TILE / BLOCK_ROWS][4];
+    /* TODO: the thread's 4x4 block j (j < TILE / BLOCK_ROWS) starts at pixel
+     * (row + 4 * j * BLOCK_ROWS, col): load its 4 rows into a[j] (all 16 words before
+     * anything else), then keep the block's transpose in tile[threadIdx.y + j * BLOCK_ROWS]
+     * [threadIdx.x] (word k = block_column(a[j][0], .., a[j][3], k)). After the barrier,
+     * thread (x, y) takes tile[x][y + j * BLOCK_ROWS]: the block of out at pixel row
+     * (blockIdx.x * TILE + y + j * BLOCK_ROWS) * 4 and column (tile_y() * TILE + x) * 4;
+     * store its 4 words in those 4 rows of out (width rows of height pixels; its words are
+     * aligned when out_aligned). */
 }
 
 /* ---------------------------------------------------------------- launchers */
@@ -288,9 +355,10 @@ static int launch(enum transpose_variant v, const float *in, float *out, size_t 
         down = div_up(width, TILE);
     } else if (v == TR_SHUFFLE) {
         down = div_up(height, BLOCK_ROWS * SHUFFLE_ROWS);
-    } else if (v == TR_TILED_64) {
+    } else if (v == TR_TILED_64 || v == TR_TILED_64_FLOAT2) {
         across = div_up(width, WIDE);
         down = div_up(height, WIDE);
+        block = dim3(TILE, WIDE_ROWS);
     }
     if (tile_grid(across, down, &grid) != LAB_OK)
         return LAB_EINVAL;
@@ -318,6 +386,11 @@ static int launch(enum transpose_variant v, const float *in, float *out, size_t 
         break;
     case TR_TILED_64:
         transpose_tiled_64<<<grid, block>>>(in, out, width, height);
+        break;
+    case TR_TILED_64_FLOAT2:
+        transpose_tiled_64_float2<<<grid, block>>>(in, out, width, height,
+                                                   width % 2 == 0 && (uintptr_t)in % 8 == 0,
+                                                   height % 2 == 0 && (uintptr_t)out % 8 == 0);
         break;
     default:
         return LAB_EINVAL;
