@@ -4,6 +4,8 @@
 //                                      [&](auto... a) { k(a...); })(args)
 //   extern __shared__ T s[];      ->  T *s = (T *)::cucc::dynamic_smem;   (a #define at file scope)
 //   volatile T *p                 ->  ::cucc::vptr<T> p   (warp-synchronous lockstep, see README)
+//   __shared__ T s[N];            ->  the same, then: static thread_local ::cucc::Poison
+//                                     cucc_poison_s(&s, sizeof s);   (poisoned before each block)
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -14,6 +16,8 @@
 static std::string src, out;
 static size_t i;
 static int depth;  // of braces: 0 is file scope
+static size_t poison_at = std::string::npos;  // where a __shared__ declaration ends
+static std::string poison;
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 static size_t skip_space(size_t j) {
@@ -126,6 +130,26 @@ static bool extern_shared() {
   return true;
 }
 
+// __shared__ T name[..];  in a function: register `name` to be poisoned before each block
+// (one declarator only; static shared memory is otherwise left as the last block left it)
+static void shared_decl() {
+  size_t end = i;
+  int d = 0;
+  for (; end < src.size() && !(d == 0 && (src[end] == ';' || src[end] == ',' || src[end] == '=')); end++)
+    d += (src[end] == '[' || src[end] == '(') - (src[end] == ']' || src[end] == ')');
+  if (depth == 0 || end >= src.size() || src[end] != ';') return;
+  std::string decl = src.substr(i, end - i);
+  size_t n = decl.find('[');
+  if (n == std::string::npos) n = decl.size();
+  while (n && isspace((unsigned char)decl[n - 1])) n--;
+  size_t a = n;
+  while (a && ident_char(decl[a - 1])) a--;
+  if (a == n) return;
+  std::string name = decl.substr(a, n - a);
+  poison_at = end;
+  poison = " static thread_local ::cucc::Poison cucc_poison_" + name + "(&" + name + ", sizeof " + name + ");";
+}
+
 // volatile T *  (T: words, ::, template arguments) -> ::cucc::vptr<T>
 static bool volatile_pointer() {
   size_t j = skip_space(i + 8), words = 0;
@@ -170,6 +194,7 @@ int main(int argc, char **argv) {
       while (j < src.size() && ident_char(src[j])) j++;
       std::string w = src.substr(i, j - i);
       if ((w == "extern" && extern_shared()) || (w == "volatile" && volatile_pointer())) continue;
+      if (w == "__shared__") shared_decl();
       out += w;
       i = j;
     } else if (src.compare(i, 3, "<<<") == 0) {
@@ -177,7 +202,7 @@ int main(int argc, char **argv) {
     } else {
       depth += (c == '{') - (c == '}');
       out += c;
-      i++;
+      if (i++ == poison_at) out += poison;
     }
   }
   fwrite(out.data(), 1, out.size(), stdout);

@@ -114,16 +114,24 @@ struct Job {
 };
 
 struct Worker;
-struct Fiber {  // one CUDA thread
-  fc::fcontext_t ctx;
+struct Fiber;
+struct Thread {  // one CUDA thread of the running block
   Worker *w;
-  char *stack;
+  Fiber *fiber;  // the stack it runs on, once started
   uint3 tid;
   int id, state, op, arg, width;
   unsigned mask;
   unsigned long long val, res;
   const char *file;
   int line;
+};
+
+struct Fiber {  // a stack with a context: it runs fresh threads one after another until one blocks
+  fc::fcontext_t ctx;
+  Worker *w;
+  Thread *t;  // the thread it runs, null while free (and for the scheduler's own record)
+  const char *stack;
+  size_t size;
   void *fake;  // ASan's fake stack while switched out
 };
 
@@ -133,12 +141,14 @@ struct Warp {
 };
 
 struct Worker {
-  fc::fcontext_t sched;  // the scheduler, while a fiber runs
+  Fiber sched{};  // the scheduler: the worker thread's own stack
+  Thread threads[kMaxThreads];
   Fiber fibers[kMaxThreads];
   int made = 0;  // fibers with a stack
+  std::vector<Fiber *> free;
   char *stacks = nullptr;
   Warp warps[kMaxThreads / 32];
-  Fiber *queue[kMaxThreads];  // ring of READY fibers
+  Thread *queue[kMaxThreads];  // ring of READY threads
   unsigned head = 0, tail = 0;
   int n = 0, live = 0, atbar = 0;
   unsigned phase = 0;
@@ -147,103 +157,101 @@ struct Worker {
   unsigned char *smem = nullptr;
   size_t smem_size = 0;
   bool failed = false;
-  const void *main_bottom = nullptr;
-  size_t main_size = 0;
-  void *fake = nullptr;
+  std::vector<std::pair<void *, size_t>> shared;  // static __shared__ variables seen on this worker
 };
 
-static __thread Fiber *cur;  // the running CUDA thread; null in host code
+static __thread Thread *cur;  // the running CUDA thread; null in host code
+static __thread Fiber *incoming;  // the fiber being switched to, for its first entry
 
-// ASan must be told when the stack changes under it.
-static void asan_start(void **fake, const void *bottom, size_t size) {
+static void switch_to(Fiber *from, Fiber *to) {
+  if (to != from) {
+    incoming = to;
 #ifdef __SANITIZE_ADDRESS__
-  __sanitizer_start_switch_fiber(fake, bottom, size);
-#else
-  (void)fake, (void)bottom, (void)size;
+    __sanitizer_start_switch_fiber(&from->fake, to->stack, to->size);
 #endif
-}
-static void asan_finish(void *fake, const void **bottom, size_t *size) {
+    fc::transfer_t t = fc::jump_fcontext(to->ctx, from);
+    static_cast<Fiber *>(t.data)->ctx = t.fctx;
 #ifdef __SANITIZE_ADDRESS__
-  __sanitizer_finish_switch_fiber(fake, bottom, size);
-#else
-  (void)fake, (void)bottom, (void)size;
+    __sanitizer_finish_switch_fiber(from->fake, nullptr, nullptr);
 #endif
+  }
+  cur = from->t;
+  if (cur) threadIdx = cur->tid;
 }
 
-static void switch_out(Fiber *f) {
-  Worker *w = f->w;
-  asan_start(&f->fake, w->main_bottom, w->main_size);
-  fc::transfer_t t = fc::jump_fcontext(w->sched, nullptr);
-  w->sched = t.fctx;
-  asan_finish(f->fake, &w->main_bottom, &w->main_size);
-}
-
-static void resume(Worker *w, Fiber *f) {
-  cur = f;
-  threadIdx = f->tid;
-  asan_start(&w->fake, f->stack, kStack);
-  fc::transfer_t t = fc::jump_fcontext(f->ctx, f);
-  f->ctx = t.fctx;
-  asan_finish(w->fake, nullptr, nullptr);
+// The fiber to run next: the one of the thread at the head of the queue (a free one if that
+// thread is fresh), or the scheduler when the queue is empty or the block failed.
+static Fiber *pick(Worker *w) {
+  if (w->failed || w->head == w->tail) return &w->sched;
+  Thread *t = w->queue[w->head++ % kMaxThreads];
+  if (!t->fiber) {
+    t->fiber = w->free.back();
+    w->free.pop_back();
+    t->fiber->t = t;
+  }
+  return t->fiber;
 }
 
 static void exit_thread(Fiber *f);
 static void fiber_main(fc::transfer_t t) {
-  Fiber *f = static_cast<Fiber *>(t.data);
-  Worker *w = f->w;
-  w->sched = t.fctx;
-  asan_finish(nullptr, &w->main_bottom, &w->main_size);
-  for (;;) {  // one kernel thread per turn; the fiber is reused by the next block
-    w->job->k.invoke(w->job->k.fn, w->job->k.args);
-    exit_thread(f);
+  Fiber *f = incoming;
+  static_cast<Fiber *>(t.data)->ctx = t.fctx;
+#ifdef __SANITIZE_ADDRESS__
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+  cur = f->t;
+  threadIdx = cur->tid;
+  for (;;) {
+    f->w->job->k.invoke(f->w->job->k.fn, f->w->job->k.args);
+    exit_thread(f);  // returns with the next thread to run on this fiber
   }
 }
 
 static void make_fiber(Fiber *f) {
-  f->ctx = fc::make_fcontext(f->stack + kStack, kStack, fiber_main);
+  f->ctx = fc::make_fcontext((char *)f->stack + f->size, f->size, fiber_main);
 #ifdef __SANITIZE_ADDRESS__
-  __asan_unpoison_memory_region(f->stack, kStack);  // an abandoned run may have left redzones
+  __asan_unpoison_memory_region(f->stack, f->size);  // an abandoned run may have left redzones
 #endif
 }
 
-static Warp &warp_of(Fiber *f) { return f->w->warps[f->id >> 5]; }
-static unsigned bit_of(Fiber *f) { return 1u << (f->id & 31); }
+static Warp &warp_of(Thread *t) { return t->w->warps[t->id >> 5]; }
+static unsigned bit_of(Thread *t) { return 1u << (t->id & 31); }
 
-static void ready(Fiber *f) {
-  Worker *w = f->w;
-  f->state = READY;
-  warp_of(f).runnable |= bit_of(f);
-  w->queue[w->tail++ % kMaxThreads] = f;
+static void ready(Thread *t) {
+  Worker *w = t->w;
+  t->state = READY;
+  warp_of(t).runnable |= bit_of(t);
+  w->queue[w->tail++ % kMaxThreads] = t;
 }
-static void block_on(Fiber *f, int state) {
-  f->state = state;
-  warp_of(f).runnable &= ~bit_of(f);
+static void block_on(Thread *t, int state) {
+  t->state = state;
+  warp_of(t).runnable &= ~bit_of(t);
 }
 
-// Wake the fibers waiting in `state`, in the schedule's order.
+// Wake the threads waiting in `state`, in the schedule's order.
 static void wake_all(Worker *w, int state) {
   int n = w->n, order = w->job->order;
   int perm[kMaxThreads];
   for (int i = 0; i < n; i++) perm[i] = order == REVERSE ? n - 1 - i : i;
   if (order == RANDOM) {  // a permutation per block and phase, the same whatever the workers
-    unsigned long long b = (unsigned long long)blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-    unsigned long long s = w->job->seed * 0x9e3779b97f4a7c15ull ^ (b << 20) ^ w->phase;
+    unsigned long long b = blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    unsigned long long s = (w->job->seed + 1) * 0x9e3779b97f4a7c15ull ^ (b << 20) ^ w->phase;
     for (int i = n - 1; i > 0; i--) {
       s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
       std::swap(perm[i], perm[(s * 0x2545f4914f6cdd1dull >> 33) % (unsigned long long)(i + 1)]);
     }
   }
   for (int i = 0; i < n; i++)
-    if (w->fibers[perm[i]].state == state) ready(&w->fibers[perm[i]]);
+    if (w->threads[perm[i]].state == state) ready(&w->threads[perm[i]]);
 }
 
 // Release what the lanes of a warp can release: collectives whose lanes have all arrived
 // (exited lanes excepted), and volatile steps once no lane of the warp can run further.
 static void check_warp(Worker *w, Warp &wp, int warp) {
-  Fiber *lanes = &w->fibers[warp * 32];
+  Thread *lanes = &w->threads[warp * 32];
   for (unsigned c = wp.coll; c;) {
-    Fiber &f = lanes[__builtin_ctz(c)];
-    unsigned need = (f.mask | bit_of(&f)) & wp.alive;
+    Thread &t = lanes[__builtin_ctz(c)];
+    unsigned need = (t.mask | bit_of(&t)) & wp.alive;
     if (need & ~wp.coll) {
       c &= c - 1;
       continue;
@@ -253,7 +261,7 @@ static void check_warp(Worker *w, Warp &wp, int warp) {
       if (lanes[__builtin_ctz(m)].val) ballot |= 1u << __builtin_ctz(m);
     for (unsigned m = need; m; m &= m - 1) {
       int l = __builtin_ctz(m);
-      Fiber &g = lanes[l];
+      Thread &g = lanes[l];
       int width = g.width >= 1 && g.width <= 32 && !(g.width & (g.width - 1)) ? g.width : 32;
       int seg = l & ~(width - 1), src = l;
       switch (g.op) {
@@ -282,11 +290,11 @@ static void check_warp(Worker *w, Warp &wp, int warp) {
   }
   if (wp.step && !wp.runnable) {
     for (unsigned m = wp.step; m; m &= m - 1) {
-      Fiber &g = lanes[__builtin_ctz(m)];
+      Thread &g = lanes[__builtin_ctz(m)];
       g.res = 0;
       if (g.op == ACTIVEMASK)
         for (unsigned k = wp.step; k; k &= k - 1) {
-          Fiber &h = lanes[__builtin_ctz(k)];
+          Thread &h = lanes[__builtin_ctz(k)];
           if (h.op == ACTIVEMASK && h.line == g.line && h.file == g.file) g.res |= 1u << __builtin_ctz(k);
         }
     }
@@ -296,23 +304,37 @@ static void check_warp(Worker *w, Warp &wp, int warp) {
   }
 }
 
+// Block the running thread, let others run; back when it is released.
+static void wait(Thread *t) { switch_to(t->fiber, pick(t->w)); }
+
 static void exit_thread(Fiber *f) {
+  Thread *t = f->t;
   Worker *w = f->w;
-  block_on(f, DONE);
-  warp_of(f).alive &= ~bit_of(f);
+  block_on(t, DONE);
+  warp_of(t).alive &= ~bit_of(t);
   w->live--;
-  check_warp(w, warp_of(f), f->id >> 5);
-  switch_out(f);
+  check_warp(w, warp_of(t), t->id >> 5);
+  Thread *next = w->head != w->tail ? w->queue[w->head % kMaxThreads] : nullptr;
+  if (!w->failed && next && !next->fiber) {  // a fresh thread: run it right here, no switch
+    w->head++;
+    next->fiber = f;
+    f->t = cur = next;
+    threadIdx = next->tid;
+    return;
+  }
+  f->t = nullptr;
+  w->free.push_back(f);
+  switch_to(f, pick(w));
 }
 
 // ---- diagnostics: "threads 0-15,32 wait at __syncthreads at f.cu:12; threads 16-31 ..."
-static const char *wait_name(const Fiber &f) {
+static const char *wait_name(const Thread &t) {
   static const char *warp_ops[] = {"__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
                                    "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "__match_any_sync"};
-  switch (f.state) {
+  switch (t.state) {
   case BAR: return "__syncthreads";
-  case WARP: return warp_ops[f.op];
-  case STEP: return f.op == ACTIVEMASK ? "__activemask" : "a volatile access";
+  case WARP: return warp_ops[t.op];
+  case STEP: return t.op == ACTIVEMASK ? "__activemask" : "a volatile access";
   }
   return "?";
 }
@@ -329,16 +351,16 @@ static std::string ranges(const std::vector<int> &ids) {
 }
 
 static std::string who_waits(Worker *w) {
-  std::vector<const Fiber *> sites;  // one fiber per distinct (wait, file, line), in thread order
+  std::vector<const Thread *> sites;  // one thread per distinct (wait, file, line), in thread order
   std::vector<std::vector<int>> ids;
   for (int i = 0; i < w->n; i++) {
-    const Fiber &f = w->fibers[i];
-    if (f.state == DONE || f.state == READY) continue;
+    const Thread &t = w->threads[i];
+    if (t.state == DONE || t.state == READY) continue;
     size_t k = 0;
-    while (k < sites.size() && !(sites[k]->state == f.state && sites[k]->op == f.op && sites[k]->line == f.line &&
-                                 !strcmp(sites[k]->file, f.file)))
+    while (k < sites.size() && !(sites[k]->state == t.state && sites[k]->op == t.op && sites[k]->line == t.line &&
+                                 !strcmp(sites[k]->file, t.file)))
       k++;
-    if (k == sites.size()) sites.push_back(&f), ids.emplace_back();
+    if (k == sites.size()) sites.push_back(&t), ids.emplace_back();
     ids[k].push_back(i);
   }
   std::string s;
@@ -357,19 +379,19 @@ static void report(Worker *w, const char *what, const std::string &detail) {
 
 // Every live thread waits at a barrier: release it if it is the same one for all of them.
 static void release_barrier(Worker *w) {
-  const Fiber *first = nullptr;
+  const Thread *first = nullptr;
   int count = 0;
   for (int i = 0; i < w->n; i++) {
-    const Fiber &f = w->fibers[i];
-    if (f.state != BAR) continue;
-    if (!first) first = &f;
-    if (f.line != first->line || strcmp(f.file, first->file))
+    const Thread &t = w->threads[i];
+    if (t.state != BAR) continue;
+    if (!first) first = &t;
+    if (t.line != first->line || (t.file != first->file && strcmp(t.file, first->file)))
       return report(w, "barrier divergence", who_waits(w) + "; every live thread must reach the same __syncthreads");
-    count += (int)f.val;
+    count += (int)t.val;
   }
   for (int i = 0; i < w->n; i++) {
-    Fiber &f = w->fibers[i];
-    if (f.state == BAR) f.res = f.op == 1 ? count : f.op == 2 ? count == w->live : f.op == 3 ? count > 0 : 0;
+    Thread &t = w->threads[i];
+    if (t.state == BAR) t.res = t.op == 1 ? count : t.op == 2 ? count == w->live : t.op == 3 ? count > 0 : 0;
   }
   for (int i = 0; i < (w->n + 31) / 32; i++) w->warps[i].seen.clear();
   w->atbar = 0;
@@ -381,6 +403,7 @@ static bool run_block(Worker *w, unsigned long long b) {
   const Job &j = *w->job;
   blockIdx = {(unsigned)(b % j.grid.x), (unsigned)(b / j.grid.x % j.grid.y), (unsigned)(b / j.grid.x / j.grid.y)};
   if (j.smem) memset(w->smem, kPoison, j.smem);
+  for (auto &s : w->shared) memset(s.first, kPoison, s.second);
   dynamic_smem = w->smem;
   w->live = w->n, w->atbar = 0, w->phase = 0, w->failed = false;
   for (int i = 0; i < (w->n + 31) / 32; i++) {
@@ -390,21 +413,24 @@ static bool run_block(Worker *w, unsigned long long b) {
     wp.coll = wp.step = 0;
     wp.seen.clear();
   }
-  for (int i = 0; i < w->n; i++) w->fibers[i].state = -1;
+  for (int i = 0; i < w->n; i++) w->threads[i].state = -1, w->threads[i].fiber = nullptr;
   wake_all(w, -1);
-  while (!w->failed) {
-    while (w->head != w->tail && !w->failed) resume(w, w->queue[w->head++ % kMaxThreads]);
+  for (;;) {  // back here when no thread can run
+    switch_to(&w->sched, pick(w));
     if (w->failed || w->live == 0) break;
     if (w->atbar == w->live)
       release_barrier(w);
     else
       report(w, "deadlock", "no thread can run: " + who_waits(w));
   }
-  cur = nullptr;
   if (!w->failed) return true;
-  w->head = w->tail = 0;  // abandon the block: its unfinished fibers start afresh next time
-  for (int i = 0; i < w->n; i++)
-    if (w->fibers[i].state != DONE) make_fiber(&w->fibers[i]);
+  w->head = w->tail = 0;  // abandon the block: fibers stopped inside it start afresh
+  w->free.clear();
+  for (int i = 0; i < w->made; i++) {
+    Fiber *f = &w->fibers[i];
+    if (f->t) make_fiber(f), f->t = nullptr;
+    w->free.push_back(f);
+  }
   return false;
 }
 
@@ -416,19 +442,28 @@ static void prepare(Worker *w, Job &j) {
     size_t size = (kStack + kGuard) * kMaxThreads;
     w->stacks = (char *)mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (w->stacks == MAP_FAILED) fprintf(stderr, "cuda-cpu: cannot map fiber stacks\n"), abort();
+    pthread_attr_t attr;  // the scheduler's stack, for ASan
+    void *addr;
+    pthread_getattr_np(pthread_self(), &attr);
+    pthread_attr_getstack(&attr, &addr, &w->sched.size);
+    pthread_attr_destroy(&attr);
+    w->sched.stack = (const char *)addr;
+    w->sched.w = w;
+    for (int i = 0; i < kMaxThreads; i++) w->threads[i].w = w, w->threads[i].id = i;
   }
   for (; w->made < w->n; w->made++) {  // a guard page below each stack turns an overflow into a crash
     Fiber *f = &w->fibers[w->made];
     f->w = w;
-    f->id = w->made;
+    f->size = kStack;
     f->stack = w->stacks + (kStack + kGuard) * w->made + kGuard;
-    mprotect(f->stack - kGuard, kGuard, PROT_NONE);
+    mprotect((char *)f->stack - kGuard, kGuard, PROT_NONE);
     make_fiber(f);
+    w->free.insert(w->free.begin(), f);
   }
   if (w->dims.x != j.block.x || w->dims.y != j.block.y || w->dims.z != j.block.z) {
     w->dims = j.block;
     for (int i = 0; i < w->n; i++)
-      w->fibers[i].tid = {i % j.block.x, i / j.block.x % j.block.y, i / j.block.x / j.block.y};
+      w->threads[i].tid = {i % j.block.x, i / j.block.x % j.block.y, i / j.block.x / j.block.y};
   }
   if (w->smem_size != j.smem) {  // exactly the launch's size, so that ASan sees overflows
     free(w->smem);
@@ -531,64 +566,66 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t) {
 
 // ---- what device code calls
 int barrier(int op, int pred, const char *file, int line) {
-  Fiber *f = cur;
-  if (!f) return op == 1 ? pred != 0 : pred != 0;  // host code: a block of one
-  f->op = op, f->val = pred != 0, f->file = file, f->line = line;
-  block_on(f, BAR);
-  f->w->atbar++;
-  check_warp(f->w, warp_of(f), f->id >> 5);
-  switch_out(f);
-  return (int)f->res;
+  Thread *t = cur;
+  if (!t) return pred != 0;  // host code: a block of one
+  t->op = op, t->val = pred != 0, t->file = file, t->line = line;
+  block_on(t, BAR);
+  t->w->atbar++;
+  if (warp_of(t).coll | warp_of(t).step) check_warp(t->w, warp_of(t), t->id >> 5);
+  wait(t);
+  return (int)t->res;
 }
 
 unsigned long long warp_op(int op, unsigned mask, unsigned long long v, int arg, int width, const char *file, int line) {
-  Fiber *f = cur;
-  if (!f) return op == BALLOT || op == ALL || op == ANY || op == MATCH_ANY ? v != 0 || op == MATCH_ANY : v;
-  f->op = op, f->mask = mask, f->val = v, f->arg = arg, f->width = width, f->file = file, f->line = line;
-  block_on(f, WARP);
-  warp_of(f).coll |= bit_of(f);
-  check_warp(f->w, warp_of(f), f->id >> 5);
-  switch_out(f);
-  return f->res;
+  Thread *t = cur;
+  if (!t) return op == BALLOT || op == ALL || op == ANY || op == MATCH_ANY ? v != 0 || op == MATCH_ANY : v;
+  t->op = op, t->mask = mask, t->val = v, t->arg = arg, t->width = width, t->file = file, t->line = line;
+  block_on(t, WARP);
+  warp_of(t).coll |= bit_of(t);
+  check_warp(t->w, warp_of(t), t->id >> 5);
+  wait(t);
+  return t->res;
 }
 
 // Strict mode: two lanes touching the same volatile word, one of them writing, with no
 // collective or barrier between them, race once lanes run independently (Volta and later).
-static bool races(Fiber *f, const volatile void *p, int write) {
-  Warp &wp = warp_of(f);
-  unsigned lane = f->id & 31, W = 64, MANY = 128;
+static bool races(Thread *t, const volatile void *p, int write) {
+  Warp &wp = warp_of(t);
+  unsigned lane = t->id & 31, W = 64, MANY = 128;
   auto it = wp.seen.emplace(p, lane | (write ? W : 0)).first;
   unsigned e = it->second;
   if ((e & 31) == lane && !(e & MANY)) return it->second |= write ? W : 0, false;
   if (!write && !(e & W)) return it->second |= MANY, false;
-  report(f->w, "race (CUDA_CPU_STRICT)",
-         "lanes " + std::to_string(e & 31) + " and " + std::to_string(lane) + " of warp " + std::to_string(f->id >> 5) +
-             " access the same word through a volatile pointer (" + f->file + ":" + std::to_string(f->line) +
+  report(t->w, "race (CUDA_CPU_STRICT)",
+         "lanes " + std::to_string(e & 31) + " and " + std::to_string(lane) + " of warp " + std::to_string(t->id >> 5) +
+             " access the same word through a volatile pointer (" + t->file + ":" + std::to_string(t->line) +
              ") with no __syncwarp between; since Volta a warp's lanes do not run in lockstep");
   return true;
 }
 
 unsigned lockstep(const volatile void *p, int write, const char *file, int line) {
-  Fiber *f = cur;
-  if (!f) return 1;
-  f->op = p ? ACCESS : ACTIVEMASK, f->file = file, f->line = line;
-  if (p && f->w->job->strict && races(f, p, write)) {
-    block_on(f, STEP);
-    switch_out(f);  // never resumed: the block is abandoned
-  }
-  block_on(f, STEP);
-  warp_of(f).step |= bit_of(f);
-  check_warp(f->w, warp_of(f), f->id >> 5);
-  switch_out(f);
-  return (unsigned)f->res;
+  Thread *t = cur;
+  if (!t) return 1;
+  t->op = p ? ACCESS : ACTIVEMASK, t->file = file, t->line = line;
+  if (p && t->w->job->strict && races(t, p, write)) wait(t);  // never back: the block failed
+  block_on(t, STEP);
+  warp_of(t).step |= bit_of(t);
+  check_warp(t->w, warp_of(t), t->id >> 5);
+  wait(t);
+  return (unsigned)t->res;
+}
+
+Poison::Poison(void *p, size_t size) {
+  if (cur) cur->w->shared.emplace_back(p, size);
+  memset(p, kPoison, size);
 }
 
 void yield() {
-  Fiber *f = cur;
-  if (!f) return;
-  Worker *w = f->w;
-  w->queue[w->tail++ % kMaxThreads] = f;
-  switch_out(f);
+  Thread *t = cur;
+  if (!t) return;
+  Worker *w = t->w;
+  w->queue[w->tail++ % kMaxThreads] = t;
+  wait(t);
 }
 
 // ---------------------------------------------------------------------------------------------

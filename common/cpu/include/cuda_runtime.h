@@ -68,6 +68,10 @@ int barrier(int op, int pred, const char *file, int line);
 unsigned lockstep(const volatile void *p, int write, const char *file, int line);
 void yield();
 extern __thread unsigned char *dynamic_smem;
+/* Registers a static __shared__ variable of the running worker, poisoned before each block. */
+struct Poison {
+  Poison(void *p, size_t size);
+};
 
 template <class T> unsigned long long bits(T v) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value, "warp ops move 8 bytes at most");

@@ -1,0 +1,599 @@
+/* Kernels for the CPU backend's own tests (tests/test_cpu_backend.c), behind extern "C"
+ * launchers that return a cudaError_t. The portable ones build with nvcc too and must give
+ * the GPU's integer results; the deliberately wrong ones are run on the CPU backend only. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#define FULL 0xffffffffu
+#define TRY(call)                                   \
+    do {                                            \
+        cudaError_t e_ = (call);                    \
+        if (e_ != cudaSuccess) return (int)e_;      \
+    } while (0)
+
+/* Upload n ints, run `launch`, download n ints back into the same host array. */
+template <class F> static int on_device(int *host, size_t n, F launch)
+{
+    int *d = NULL;
+    TRY(cudaMalloc(&d, n * sizeof(int) + 1));
+    TRY(cudaMemcpy(d, host, n * sizeof(int), cudaMemcpyHostToDevice));
+    launch(d);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaMemcpy(host, d, n * sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    return (int)e;
+}
+
+extern "C" int tk_is_cpu(void)
+{
+#ifdef CUDA_CPU_BACKEND
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+extern "C" int tk_sanitized(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+/* ------------------------------------------------------------------ indices and shapes */
+__global__ void indices(int *out)
+{
+    unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    unsigned i = b * blockDim.x * blockDim.y * blockDim.z + t;
+    out[4 * i] = (int)(blockIdx.x | blockIdx.y << 8 | blockIdx.z << 16);
+    out[4 * i + 1] = (int)(threadIdx.x | threadIdx.y << 11 | threadIdx.z << 22);
+    out[4 * i + 2] = (int)(blockDim.x * blockDim.y * blockDim.z);
+    out[4 * i + 3] = (int)(gridDim.x * gridDim.y * gridDim.z + warpSize);
+}
+
+extern "C" int tk_indices(const unsigned grid[3], const unsigned block[3], int *out)
+{
+    size_t n = 4ul * grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
+    return on_device(out, n, [&](int *d) {
+        indices<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2])>>>(d);
+    });
+}
+
+/* ------------------------------------------------------------------ shared memory */
+__global__ void reverse_static(int *data, int n)
+{
+    __shared__ int s[1024];
+    int t = threadIdx.x;
+    s[t] = data[t];
+    __syncthreads();
+    data[t] = s[n - 1 - t];
+}
+
+__global__ void reverse_dynamic(int *data, int n)
+{
+    extern __shared__ int dyn[];
+    int t = threadIdx.x;
+    dyn[t] = data[t];
+    __syncthreads();
+    data[t] = dyn[n - 1 - t];
+}
+
+extern "C" int tk_reverse(int dynamic, int *data, int n)
+{
+    return on_device(data, n, [&](int *d) {
+        if (dynamic)
+            reverse_dynamic<<<1, n, n * sizeof(int)>>>(d, n);
+        else
+            reverse_static<<<1, n>>>(d, n);
+    });
+}
+
+/* Threads past n leave before the barrier: the others still meet at it. */
+__global__ void early_return(int *data, int n)
+{
+    __shared__ int s[1024];
+    int t = threadIdx.x;
+    if (t >= n)
+        return;
+    s[t] = data[t] * 2;
+    __syncthreads();
+    data[t] = s[(t + 1) % n];
+}
+
+extern "C" int tk_early_return(int *data, int n, int threads)
+{
+    return on_device(data, n, [&](int *d) { early_return<<<1, threads>>>(d, n); });
+}
+
+/* Dynamic shared memory as the kernel finds it: the poison pattern on the CPU backend. */
+__global__ void read_dynamic(int *out)
+{
+    extern __shared__ int dyn[];
+    out[threadIdx.x] = dyn[threadIdx.x];
+}
+
+extern "C" int tk_read_dynamic(int *out, int n)
+{
+    return on_device(out, n, [&](int *d) { read_dynamic<<<1, n, n * sizeof(int)>>>(d); });
+}
+
+/* A 33 x 70 matrix through 32 x 33 tiles (padded: no bank conflicts on a GPU). */
+__global__ void transpose(const int *in, int *out, int rows, int cols)
+{
+    __shared__ float tile[32][33];
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    for (int k = 0; k < 32; k += blockDim.y)
+        if (x < cols && y + k < rows)
+            tile[threadIdx.y + k][threadIdx.x] = (float)in[(y + k) * cols + x];
+    __syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x, y = blockIdx.x * 32 + threadIdx.y;
+    for (int k = 0; k < 32; k += blockDim.y)
+        if (x < rows && y + k < cols)
+            out[(y + k) * rows + x] = (int)tile[threadIdx.x][threadIdx.y + k];
+}
+
+extern "C" int tk_transpose(int *m, int rows, int cols)
+{
+    size_t n = (size_t)rows * cols;
+    int *t = NULL;
+    TRY(cudaMalloc(&t, n * sizeof(int)));
+    int e = on_device(m, n, [&](int *d) {
+        transpose<<<dim3((cols + 31) / 32, (rows + 31) / 32), dim3(32, 8)>>>(d, t, rows, cols);
+        cudaMemcpy(d, t, n * sizeof(int), cudaMemcpyDeviceToDevice);
+    });
+    cudaFree(t);
+    return e;
+}
+
+/* ------------------------------------------------------------------ reductions */
+/* Sequential addressing in shared memory (Harris's kernel 3), a template kernel. */
+template <unsigned B> __global__ void reduce_tree(const int *in, int *out, int n)
+{
+    __shared__ int s[B];
+    unsigned t = threadIdx.x, i = blockIdx.x * B + t;
+    s[t] = i < (unsigned)n ? in[i] : 0;
+    __syncthreads();
+    for (unsigned k = B / 2; k > 0; k >>= 1) {
+        if (t < k)
+            s[t] += s[t + k];
+        __syncthreads();
+    }
+    if (t == 0)
+        out[blockIdx.x] = s[0];
+}
+
+/* Harris's kernel 6: the last warp unrolled through a volatile pointer, no __syncwarp. */
+template <unsigned B> __device__ void warp_reduce(volatile int *s, unsigned t)
+{
+    if (B >= 64) s[t] += s[t + 32];
+    if (B >= 32) s[t] += s[t + 16];
+    if (B >= 16) s[t] += s[t + 8];
+    if (B >= 8) s[t] += s[t + 4];
+    if (B >= 4) s[t] += s[t + 2];
+    if (B >= 2) s[t] += s[t + 1];
+}
+
+template <unsigned B> __global__ void reduce_unrolled(const int *in, int *out, int n)
+{
+    extern __shared__ int sdata[];
+    unsigned t = threadIdx.x, i = blockIdx.x * B * 2 + t;
+    int sum = 0;
+    if (i < (unsigned)n) sum += in[i];
+    if (i + B < (unsigned)n) sum += in[i + B];
+    sdata[t] = sum;
+    __syncthreads();
+    if (B >= 512) { if (t < 256) sdata[t] += sdata[t + 256]; __syncthreads(); }
+    if (B >= 256) { if (t < 128) sdata[t] += sdata[t + 128]; __syncthreads(); }
+    if (B >= 128) { if (t < 64) sdata[t] += sdata[t + 64]; __syncthreads(); }
+    if (t < 32)
+        warp_reduce<B>(sdata, t);
+    if (t == 0)
+        out[blockIdx.x] = sdata[0];
+}
+
+/* Shuffles, then one atomic per warp; int4 loads where the buffer allows. */
+__global__ void reduce_shuffle(const int *in, int *out, int n)
+{
+    int sum = 0;
+    unsigned stride = gridDim.x * blockDim.x, i = blockIdx.x * blockDim.x + threadIdx.x;
+    const int4 *in4 = reinterpret_cast<const int4 *>(in);
+    for (unsigned k = i; k < (unsigned)n / 4; k += stride) {
+        int4 v = in4[k];
+        sum += v.x + v.y + v.z + v.w;
+    }
+    for (unsigned k = (unsigned)n / 4 * 4 + i; k < (unsigned)n; k += stride)
+        sum += in[k];
+    for (int o = 16; o > 0; o >>= 1)
+        sum += __shfl_down_sync(FULL, sum, o);
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(out, sum);
+}
+
+/* Privatised: a shared atomic per element, one global atomic per block. */
+__global__ void reduce_shared_atomic(const int *in, int *out, int n)
+{
+    __shared__ int block_sum;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0)
+        block_sum = 0;
+    __syncthreads();
+    if (i < (unsigned)n)
+        atomicAdd(&block_sum, in[i]);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        atomicAdd(out, block_sum);
+}
+
+/* variant: 0 tree, 1 unrolled last warp, 2 shuffle + int4, 3 shared atomics. */
+extern "C" int tk_reduce(int variant, const int *in, int n, long long *sum)
+{
+    const unsigned B = 256;
+    unsigned blocks = variant == 1 ? (n + 2 * B - 1) / (2 * B) : (n + B - 1) / B;
+    if (variant == 2)
+        blocks = blocks < 64 ? blocks : 64;
+    blocks = blocks ? blocks : 1;
+    int *d_in = NULL, *d_out = NULL;
+    TRY(cudaMalloc(&d_in, (n ? n : 1) * sizeof(int)));
+    TRY(cudaMalloc(&d_out, blocks * sizeof(int)));
+    TRY(cudaMemcpy(d_in, in, n * sizeof(int), cudaMemcpyHostToDevice));
+    TRY(cudaMemset(d_out, 0, blocks * sizeof(int)));
+    if (variant == 0) reduce_tree<B><<<blocks, B>>>(d_in, d_out, n);
+    if (variant == 1) reduce_unrolled<B><<<blocks, B, B * sizeof(int)>>>(d_in, d_out, n);
+    if (variant == 2) reduce_shuffle<<<blocks, B>>>(d_in, d_out, n);
+    if (variant == 3) reduce_shared_atomic<<<blocks, B>>>(d_in, d_out, n);
+    TRY(cudaGetLastError());
+    int partial[4096];
+    unsigned parts = variant >= 2 ? 1 : blocks;
+    TRY(cudaMemcpy(partial, d_out, parts * sizeof(int), cudaMemcpyDeviceToHost));
+    *sum = 0;
+    for (unsigned b = 0; b < parts; b++)
+        *sum += partial[b];
+    cudaFree(d_in);
+    cudaFree(d_out);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ warps */
+/* Only warp 1 (threads 32-63) enters the branch: its collectives involve its lanes only
+ * (and only when it is a whole warp: a block of 48 has a warp of 16 lanes). */
+__global__ void warp_ops(int *out)
+{
+    int lane = threadIdx.x & 31, w = threadIdx.x / 32, v = lane * 3 + 1;
+    int *o = out + 16 * threadIdx.x;
+    if (w == 1 && blockDim.x % 32 == 0) {
+        o[0] = __shfl_sync(FULL, v, 31 - lane);
+        o[1] = __shfl_up_sync(FULL, v, 3);
+        o[2] = __shfl_down_sync(FULL, v, 7);
+        o[3] = __shfl_xor_sync(FULL, v, 5);
+        o[4] = __shfl_down_sync(FULL, v, 3, 8);
+        o[5] = __shfl_xor_sync(FULL, v, 9, 16);
+        o[6] = (int)__ballot_sync(FULL, lane % 3 == 0);
+        o[7] = __any_sync(FULL, lane == 17);
+        o[8] = __all_sync(FULL, lane < 31);
+        o[9] = (int)__activemask();
+        double d = __shfl_sync(FULL, lane * 0.5, lane ^ 1);
+        o[10] = (int)(d * 2);
+        __syncwarp();
+        o[11] = __shfl_sync(FULL, v, 40);
+    }
+    if (lane < 16) /* half a warp, with the matching mask */
+        o[12] = (int)__ballot_sync(0x0000ffffu, lane & 1) + __shfl_sync(0x0000ffffu, v, 15 - lane);
+    unsigned short_warp = __ballot_sync(__activemask(), 1); /* block of 48: a warp of 16 lanes */
+    o[13] = (int)short_warp;
+    o[14] = __syncthreads_count(lane & 1);
+    o[15] = __syncthreads_and(threadIdx.x < 1000) * 2 + __syncthreads_or(threadIdx.x == 47);
+}
+
+extern "C" int tk_warp_ops(int *out, int threads)
+{
+    return on_device(out, 16 * threads, [&](int *d) { warp_ops<<<1, threads>>>(d); });
+}
+
+/* ------------------------------------------------------------------ atomics */
+struct counters {
+    int i_add, i_sub, i_min, i_max, i_and, i_or, i_xor, i_cas, i_exch_sum;
+    unsigned u_add, u_min, u_max, u_inc, u_dec, u_cas;
+    unsigned long long ull_add, ull_min, ull_max, ull_and, ull_or, ull_cas;
+    float f_add, f_exch_sum;
+    double d_add;
+};
+
+__device__ void count(counters *c, int id, int *exch_slot)
+{
+    atomicAdd(&c->i_add, id);
+    atomicSub(&c->i_sub, id);
+    atomicMin(&c->i_min, 1000 - id);
+    atomicMax(&c->i_max, id * 7 % 1013);
+    atomicAnd(&c->i_and, ~(1 << (id % 31)));
+    atomicOr(&c->i_or, 1 << (id % 29));
+    atomicXor(&c->i_xor, id);
+    int old = c->i_cas, seen;
+    while ((seen = atomicCAS(&c->i_cas, old, old + 2)) != old)
+        old = seen;
+    atomicAdd(&c->i_exch_sum, atomicExch(exch_slot, id));
+    atomicAdd(&c->u_add, (unsigned)id);
+    atomicMin(&c->u_min, (unsigned)id + 5);
+    atomicMax(&c->u_max, (unsigned)id * 3);
+    atomicInc(&c->u_inc, 16u);
+    atomicDec(&c->u_dec, 9u);
+    unsigned uold = c->u_cas, useen;
+    while ((useen = atomicCAS(&c->u_cas, uold, uold + 1)) != uold)
+        uold = useen;
+    atomicAdd(&c->ull_add, 1ull << 40 | (unsigned)id);
+    atomicMin(&c->ull_min, (unsigned long long)id << 33);
+    atomicMax(&c->ull_max, (unsigned long long)id << 33);
+    atomicAnd(&c->ull_and, ~(1ull << (id % 63)));
+    atomicOr(&c->ull_or, 1ull << (id % 61));
+    unsigned long long lold = c->ull_cas, lseen;
+    while ((lseen = atomicCAS(&c->ull_cas, lold, lold + 3)) != lold)
+        lold = lseen;
+    atomicAdd(&c->f_add, (float)id); /* integers below 2^24: exact in any order */
+    atomicAdd(&c->f_exch_sum, atomicExch((float *)(exch_slot + 1), (float)id));
+    atomicAdd(&c->d_add, id * 0.5);
+}
+
+__global__ void atomics_global(counters *c, int *slots)
+{
+    count(c, blockIdx.x * blockDim.x + threadIdx.x, slots);
+}
+
+/* The same on a shared copy, folded into the global one by thread 0. */
+__global__ void atomics_shared(counters *c, int *slots)
+{
+    __shared__ counters s;
+    __shared__ int sslots[2];
+    if (threadIdx.x == 0) {
+        s = *c;
+        sslots[0] = slots[0], sslots[1] = slots[1];
+    }
+    __syncthreads();
+    count(&s, blockIdx.x * blockDim.x + threadIdx.x, sslots);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        *c = s;
+        slots[0] = sslots[0], slots[1] = sslots[1];
+    }
+}
+
+/* Fills out[] with the counters as ints (floats exact), from `blocks` x `threads` ids. */
+extern "C" int tk_atomics(int shared, int blocks, int threads, long long *out)
+{
+    counters h = {0, 0, 1 << 30, -1, -1, 0, 0, 0, 0, 0, ~0u, 0, 0, 0, 0, 0, ~0ull, 0, ~0ull, 0, 0, 0.0f, 0.0f, 0.0};
+    int hslots[2] = {-1, 0};
+    counters *d = NULL;
+    int *slots = NULL;
+    TRY(cudaMalloc(&d, sizeof h));
+    TRY(cudaMalloc(&slots, sizeof hslots));
+    TRY(cudaMemcpy(d, &h, sizeof h, cudaMemcpyHostToDevice));
+    TRY(cudaMemcpy(slots, hslots, sizeof hslots, cudaMemcpyHostToDevice));
+    if (shared)
+        atomics_shared<<<1, threads>>>(d, slots);
+    else
+        atomics_global<<<blocks, threads>>>(d, slots);
+    TRY(cudaGetLastError());
+    TRY(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+    TRY(cudaMemcpy(hslots, slots, sizeof hslots, cudaMemcpyDeviceToHost));
+    float last_f;
+    memcpy(&last_f, &hslots[1], sizeof last_f);
+    long long v[] = {h.i_add, h.i_sub, h.i_min, h.i_max, h.i_and, h.i_or, h.i_xor, h.i_cas,
+                     h.i_exch_sum + (long long)hslots[0], h.u_add, h.u_min, h.u_max, h.u_inc, h.u_dec, h.u_cas,
+                     (long long)h.ull_add, (long long)h.ull_min, (long long)h.ull_max, (long long)h.ull_and,
+                     (long long)h.ull_or, (long long)h.ull_cas, (long long)h.f_add,
+                     (long long)(h.f_exch_sum + last_f), (long long)(h.d_add * 2)};
+    memcpy(out, v, sizeof v);
+    cudaFree(d);
+    cudaFree(slots);
+    return 0;
+}
+
+/* 256-bin histogram with shared atomics. */
+__global__ void histogram(const unsigned char *in, int n, unsigned *bins)
+{
+    __shared__ unsigned s[256];
+    for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)
+        s[b] = 0;
+    __syncthreads();
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n; i += gridDim.x * blockDim.x)
+        atomicAdd(&s[in[i]], 1u);
+    __syncthreads();
+    for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)
+        atomicAdd(&bins[b], s[b]);
+}
+
+extern "C" int tk_histogram(const unsigned char *in, int n, unsigned *bins)
+{
+    unsigned char *d_in = NULL;
+    unsigned *d_bins = NULL;
+    TRY(cudaMalloc(&d_in, n));
+    TRY(cudaMalloc(&d_bins, 256 * sizeof(unsigned)));
+    TRY(cudaMemcpy(d_in, in, n, cudaMemcpyHostToDevice));
+    TRY(cudaMemset(d_bins, 0, 256 * sizeof(unsigned)));
+    histogram<<<13, 96>>>(d_in, n, d_bins);
+    TRY(cudaGetLastError());
+    TRY(cudaMemcpy(bins, d_bins, 256 * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    cudaFree(d_in);
+    cudaFree(d_bins);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ constant memory, runtime API */
+__constant__ int coeffs[16];
+__device__ int device_total;
+
+__global__ void use_constants(int *data, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        data[i] = data[i] * coeffs[i % 16] + __popc(i) + __clz(i + 1) + min(i, 7) + max(i, 3);
+        atomicAdd(&device_total, 1);
+    }
+}
+
+extern "C" int tk_constants(int *data, int n, const int *c16, int *total)
+{
+    int zero = 0;
+    TRY(cudaMemcpyToSymbol(coeffs, c16, 16 * sizeof(int)));
+    TRY(cudaMemcpyToSymbol(device_total, &zero, sizeof zero));
+    int e = on_device(data, n, [&](int *d) { use_constants<<<(n + 63) / 64, 64>>>(d, n); });
+    if (e)
+        return e;
+    int back[16];
+    TRY(cudaMemcpyFromSymbol(back, coeffs, sizeof back));
+    TRY(cudaMemcpyFromSymbol(total, device_total, sizeof *total));
+    return memcmp(back, c16, sizeof back) ? -1 : 0;
+}
+
+__global__ void add_one(int *data, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        data[i] += 1;
+}
+
+/* A stream runs its work in order: memset, kernel, kernel, copy back; timed by events. */
+extern "C" int tk_stream(int *host, int n, float *ms)
+{
+    cudaStream_t s;
+    cudaEvent_t a, b;
+    int *d = NULL;
+    TRY(cudaStreamCreate(&s));
+    TRY(cudaEventCreate(&a));
+    TRY(cudaEventCreate(&b));
+    TRY(cudaMalloc(&d, n * sizeof(int)));
+    TRY(cudaEventRecord(a, s));
+    TRY(cudaMemsetAsync(d, 0, n * sizeof(int), s));
+    add_one<<<(n + 127) / 128, 128, 0, s>>>(d, n);
+    add_one<<<(n + 127) / 128, 128, 0, s>>>(d, n);
+    TRY(cudaMemcpyAsync(host, d, n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    TRY(cudaEventRecord(b, s));
+    TRY(cudaStreamSynchronize(s));
+    TRY(cudaEventSynchronize(b));
+    TRY(cudaEventElapsedTime(ms, a, b));
+    cudaFree(d);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    cudaStreamDestroy(s);
+    return 0;
+}
+
+/* What a GPU rejects at launch: returns cudaGetLastError's code, then whether it was cleared. */
+extern "C" int tk_bad_launch(int which, int *cleared)
+{
+    int *d = NULL;
+    TRY(cudaMalloc(&d, 64 * sizeof(int)));
+    if (which == 0) add_one<<<1, 1025>>>(d, 64);
+    if (which == 1) add_one<<<1, dim3(1, 1, 65)>>>(d, 64);
+    if (which == 2) add_one<<<dim3(1, 65536), 32>>>(d, 64);
+    if (which == 3) add_one<<<0, 32>>>(d, 64);
+    if (which == 4) read_dynamic<<<1, 32, 200 * 1024>>>(d);
+    int e = (int)cudaGetLastError();
+    *cleared = cudaGetLastError() == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess;
+    cudaFree(d);
+    return e;
+}
+
+/* Device facts, as integers: see the test for the order. */
+extern "C" int tk_device(long long *out)
+{
+    cudaDeviceProp p;
+    int count, v[9];
+    TRY(cudaGetDeviceCount(&count));
+    TRY(cudaGetDeviceProperties(&p, 0));
+    cudaDeviceAttr attrs[9] = {cudaDevAttrMultiProcessorCount, cudaDevAttrL2CacheSize, cudaDevAttrMaxGridDimX,
+                               cudaDevAttrMaxGridDimY, cudaDevAttrMaxGridDimZ, cudaDevAttrMaxThreadsPerBlock,
+                               cudaDevAttrMaxSharedMemoryPerBlock, cudaDevAttrMemoryClockRate,
+                               cudaDevAttrGlobalMemoryBusWidth};
+    for (int i = 0; i < 9; i++)
+        TRY(cudaDeviceGetAttribute(&v[i], attrs[i], 0));
+    int occupancy;
+    TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occupancy, add_one, 256, 0));
+    TRY(cudaFuncSetAttribute(read_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+    long long r[] = {count, p.warpSize, p.maxThreadsPerBlock, p.maxThreadsDim[0], p.maxThreadsDim[2],
+                     p.maxGridSize[0], p.maxGridSize[1], p.maxGridSize[2], (long long)p.sharedMemPerBlock,
+                     p.multiProcessorCount == v[0], p.l2CacheSize == v[1], p.maxGridSize[0] == v[2],
+                     p.maxGridSize[1] == v[3], p.maxGridSize[2] == v[4], p.maxThreadsPerBlock == v[5],
+                     (long long)p.sharedMemPerBlock == v[6], v[7] > 0, v[8] > 0, occupancy > 0,
+                     p.totalGlobalMem > 0, p.major};
+    memcpy(out, r, sizeof r);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ deliberately wrong kernels */
+/* No barrier between the writes and the reads of a neighbour's slot. */
+__global__ void missing_barrier(int *data, int n)
+{
+    __shared__ int s[1024];
+    int t = threadIdx.x;
+    s[t] = data[t];
+    data[t] = t > 0 ? s[t - 1] : s[n - 1] * 0;
+}
+
+extern "C" int tk_missing_barrier(int *data, int n)
+{
+    return on_device(data, n, [&](int *d) { missing_barrier<<<1, n>>>(d, n); });
+}
+
+enum { DIVERGENT_LINE = __LINE__ + 4 };
+__global__ void divergent_barrier(int *data)
+{
+    if (threadIdx.x < 16)
+        __syncthreads(); /* DIVERGENT_LINE */
+    else
+        __syncthreads(); /* DIVERGENT_LINE + 2 */
+    data[threadIdx.x] = 1;
+}
+
+enum { DEADLOCK_LINE = __LINE__ + 4 };
+__global__ void deadlock(int *data)
+{
+    if (threadIdx.x < 16)
+        data[threadIdx.x] = __shfl_sync(FULL, 1, 0); /* waits for lanes 16-31 */
+    __syncthreads();                                  /* DEADLOCK_LINE + 1: where they wait */
+}
+
+enum { OOB_LINE = __LINE__ + 3 };
+__global__ void out_of_bounds(int *data, int n)
+{
+    data[blockIdx.x * blockDim.x + threadIdx.x + n] = 1;
+}
+
+extern "C" int tk_oob_line(void) { return OOB_LINE; }
+
+__global__ void read_after_free(const int *data, int *out) { out[threadIdx.x] = data[threadIdx.x]; }
+
+/* Runs wrong kernel `which` and returns its error; lines[] gets the source lines to name. */
+extern "C" int tk_wrong(int which, int lines[2])
+{
+    int *d = NULL, *out = NULL;
+    TRY(cudaMalloc(&d, 64 * sizeof(int)));
+    TRY(cudaMalloc(&out, 64 * sizeof(int)));
+    lines[0] = lines[1] = 0;
+    if (which == 0) {
+        divergent_barrier<<<2, 32>>>(d);
+        lines[0] = DIVERGENT_LINE, lines[1] = DIVERGENT_LINE + 2;
+    }
+    if (which == 1) {
+        deadlock<<<1, 32>>>(d);
+        lines[0] = DEADLOCK_LINE, lines[1] = DEADLOCK_LINE + 1;
+    }
+    if (which == 2) {
+        lines[0] = OOB_LINE;
+        out_of_bounds<<<1, 1>>>(d, 64);
+    }
+    if (which == 3) {
+        cudaFree(d);
+        read_after_free<<<1, 32>>>(d, out);
+        d = NULL;
+    }
+    int e = (int)cudaGetLastError();
+    cudaError_t sync = cudaDeviceSynchronize();
+    if (!e)
+        e = (int)sync;
+    cudaFree(d);
+    cudaFree(out);
+    return e;
+}
