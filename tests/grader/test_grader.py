@@ -157,6 +157,29 @@ class Parts(unittest.TestCase):
         self.assertEqual(sum(t["score"] for t in payload["tests"]), 5.0)
         self.assertEqual([t["status"] for t in payload["tests"]][:2], ["pass", "fail"])
 
+    def test_perf_thresholds_on_a_gpu(self):
+        """The perf path with the bench stubbed by the H100 reference TSV (86 % of peak)."""
+        rows = grade.read_bench(os.path.join(ROOT, "plots", "reference", "lab01.tsv"))
+        self.assertAlmostEqual(grade.perf_value(rows["grid_stride_float4"], "%peak"), 86.26, 1)
+        self.assertGreater(grade.perf_value(rows["grid_stride_float4"], "%copy"), 96)
+        points = grade.parse_points("perf grid_stride_float4 >= 80 %peak 2\n"
+                                    "perf grid_stride_float4 >= 95 %peak 1\n"
+                                    "perf one_block >= 1 GB/s 1\nperf grid_2d >= 1 GB/s 1\n")
+        args = argparse.Namespace(backend="cuda", tests=None, build_timeout=1, test_timeout=1, jobs=1)
+        lab = grade.Lab("01", "lab01-vector-add")
+        lab.add("grid_2d", 1.0, "visible", {"status": "failed", "why": "wrong", "output": "",
+                                            "secs": 0})
+        saved = grade.make, grade.run_bench
+        grade.make = lambda *a: (True, "")
+        grade.run_bench = lambda *a: (rows, "")
+        try:
+            grade.grade_perf(args, self.tmp, lab, points, "b", time.monotonic() + 60, self.tmp)
+        finally:
+            grade.make, grade.run_bench = saved
+        perf = [(t["score"], t["max_score"]) for t in lab.tests if t["suite"] == "perf"]
+        self.assertEqual(perf, [(2.0, 2.0), (0, 1.0), (1.0, 1.0), (0, 1.0)])
+        self.assertIn("correctness test fails", lab.tests[-1]["why"])
+
     def test_json_written_when_the_grader_itself_fails(self):
         os.makedirs(os.path.join(self.tmp, "root"))  # a tree with no labs/: the grader fails
         out = os.path.join(self.tmp, "out")
@@ -372,6 +395,27 @@ class Dist(unittest.TestCase):
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=300)
         self.assertIn("test(s) run.", p.stdout)  # built and ran; the skeleton's tests fail
         self.assertIn("FAILED", p.stdout)
+
+    def test_student_copy_grades_itself_for_classroom(self):
+        """What the Classroom workflow runs: make grade in the student's repository, then
+        the reporter's payload; no hidden test can be there."""
+        if not KERNELS_RUN:
+            self.skipTest(SKIP_WHY)
+        where = os.path.join(self.tmp, "classroom")
+        with tarfile.open(self.tarball) as t:
+            t.extractall(where)
+        top = os.path.join(where, os.listdir(where)[0])
+        subprocess.run(["make", "--no-print-directory", "grade", "LAB=01", "BACKEND=" + BACKEND],
+                       cwd=top, env=clean_env(), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=300)
+        p = subprocess.run([sys.executable, "common/grade/grade.py", "--classroom",
+                            "grade/results.json"], cwd=top, stdout=subprocess.PIPE, check=True)
+        payload = json.loads(base64.b64decode(p.stdout))
+        names = [t["name"] for t in payload["tests"]]
+        self.assertIn("lab01 one_block", names)
+        self.assertFalse([n for n in names if "hidden/" in n])
+        self.assertEqual(payload["status"], "fail")
+        self.assertGreater(payload["max_score"], 0)
 
 
 def main():
