@@ -112,23 +112,23 @@ __global__ void transpose_tiled_padded(const T *__restrict__ in, T *__restrict__
     /* TODO: transpose_tiled's body; only the tile's shape differs. */
 }
 
-/* Four consecutive elements of row `row` of out (width rows of height elements), from
- * column `col` (a multiple of 4) on: one 16-byte store when allowed, else the elements
- * inside the matrix one by one. (Index out as a float4 array: written as a store through
- * the float pointer p, the compiler merged it with the fallback's four scalar stores and
- * the 16-byte store was gone; check such things in the PTX, st.global.v4.f32.) */
-__device__ void store4(float *out, size_t width, size_t height, size_t row, size_t col,
-                       float4 v, bool vector_stores)
+/* Elements (r, c) .. (r, c + 3) of a matrix of `cols` columns and `rows` rows, as one
+ * 16-byte store when rows are 16-byte aligned and all four are inside, else one by one.
+ * (Index m as a float4 array: written as a store through the float pointer m + r * cols
+ * + c, the compiler merged it with the fallback's scalar stores and the 16-byte store was
+ * gone. Check such things in the PTX: st.global.v4.f32.) */
+__device__ void store4(float *m, size_t cols, size_t rows, size_t r, size_t c, float4 v,
+                       bool aligned)
 {
-    float *p = out + row * height + col;
+    float *p = m + r * cols + c;
     float s[4] = {v.x, v.y, v.z, v.w};
-    if (row >= width)
+    if (r >= rows)
         return;
-    if (vector_stores && col + 4 <= height) {
-        ((float4 *)out)[(row * height + col) / 4] = v;
+    if (aligned && c + 4 <= cols) {
+        ((float4 *)m)[(r * cols + c) / 4] = v;
         return;
     }
-    for (int k = 0; k < 4 && col + k < height; k++)
+    for (int k = 0; k < 4 && c + k < cols; k++)
         p[k] = s[k];
 }
 
@@ -152,9 +152,9 @@ __global__ void transpose_shuffle(const float *__restrict__ in, float *__restric
      * gets in v[k]. */
     /* Even lane (column col): v[0..3] are rows row..row+3 of col, v[4..7] of col + 1.
      * Odd lane: v[0..3] are rows row+4..row+7 of col - 1, v[4..7] of col. */
-    store4(out, width, height, col - odd, row + 4 * odd, make_float4(v[0], v[1], v[2], v[3]),
+    store4(out, height, width, col - odd, row + 4 * odd, make_float4(v[0], v[1], v[2], v[3]),
            vector_stores);
-    store4(out, width, height, col - odd + 1, row + 4 * odd,
+    store4(out, height, width, col - odd + 1, row + 4 * odd,
            make_float4(v[4], v[5], v[6], v[7]), vector_stores);
 }
 
@@ -223,6 +223,43 @@ __global__ void transpose_tiled_64_float2(const float *__restrict__ in,
      * tile; after the barrier it stores with store2, into row col0 + y + j * WIDE_ROWS of
      * out, the pair of tile column y + j * WIDE_ROWS at tile rows 2x and 2x + 1 (out's
      * column row0 + 2x). */
+}
+
+/* Elements (r, c) .. (r, c + 3), as one 16-byte load when it can (see store4), else one
+ * by one, 0 outside the matrix. */
+__device__ float4 load4(const float *m, size_t cols, size_t rows, size_t r, size_t c,
+                        bool aligned)
+{
+    const float *p = m + r * cols + c;
+    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (r >= rows)
+        return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (aligned && c + 4 <= cols)
+        return ((const float4 *)m)[(r * cols + c) / 4];
+    for (int k = 0; k < 4 && c + k < cols; k++)
+        s[k] = p[k];
+    return make_float4(s[0], s[1], s[2], s[3]);
+}
+
+/* The 64x64 tile with 16-byte accesses: 16 lanes cover a 64-element tile row, so a warp
+ * moves two rows (512 bytes) per load or store, a quarter of tiled_64's memory
+ * instructions. Costs 2-way bank conflicts on both sides of the tile; needs widths and
+ * heights that are multiples of 4 for the vector path, else element by element. */
+__global__ void transpose_tiled_64_float4(const float *__restrict__ in,
+                                          float *__restrict__ out, size_t width,
+                                          size_t height, bool in_aligned, bool out_aligned)
+{
+    __shared__ float tile[WIDE][WIDE + 1];
+    size_t col0 = (size_t)blockIdx.x * WIDE, row0 = tile_y() * WIDE;
+    unsigned first = threadIdx.y * TILE + threadIdx.x;
+    const unsigned QUADS = WIDE / 4, THREADS = TILE * WIDE_ROWS;
+    float4 v[WIDE * QUADS / THREADS];
+    /* TODO: number the tile's WIDE * QUADS float4s row by row; this thread's
+     * are first, first + THREADS, ...: float4 f sits at tile row f / QUADS, columns
+     * 4 * (f % QUADS) and on. Load them all with load4, put their elements in the tile;
+     * after the barrier, the same numbering over out's tile gives row f / QUADS of the
+     * block's tile of out (at col0) and columns 4 * (f % QUADS) and on (at row0): gather
+     * the 4 elements from a tile column and store them with store4. */
 }
 
 /* ---------------------------------------------------------------- 8-bit images */
@@ -355,7 +392,7 @@ static int launch(enum transpose_variant v, const float *in, float *out, size_t 
         down = div_up(width, TILE);
     } else if (v == TR_SHUFFLE) {
         down = div_up(height, BLOCK_ROWS * SHUFFLE_ROWS);
-    } else if (v == TR_TILED_64 || v == TR_TILED_64_FLOAT2) {
+    } else if (v == TR_TILED_64 || v == TR_TILED_64_FLOAT2 || v == TR_TILED_64_FLOAT4) {
         across = div_up(width, WIDE);
         down = div_up(height, WIDE);
         block = dim3(TILE, WIDE_ROWS);
@@ -391,6 +428,11 @@ static int launch(enum transpose_variant v, const float *in, float *out, size_t 
         transpose_tiled_64_float2<<<grid, block>>>(in, out, width, height,
                                                    width % 2 == 0 && (uintptr_t)in % 8 == 0,
                                                    height % 2 == 0 && (uintptr_t)out % 8 == 0);
+        break;
+    case TR_TILED_64_FLOAT4:
+        transpose_tiled_64_float4<<<grid, block>>>(in, out, width, height,
+                                                   width % 4 == 0 && (uintptr_t)in % 16 == 0,
+                                                   vector_stores);
         break;
     default:
         return LAB_EINVAL;
