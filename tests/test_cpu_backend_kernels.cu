@@ -245,16 +245,17 @@ extern "C" int tk_reduce(int variant, const int *in, int n, long long *sum)
     if (variant == 1) reduce_unrolled<B><<<blocks, B, B * sizeof(int)>>>(d_in, d_out, n);
     if (variant == 2) reduce_shuffle<<<blocks, B>>>(d_in, d_out, n);
     if (variant == 3) reduce_shared_atomic<<<blocks, B>>>(d_in, d_out, n);
-    TRY(cudaGetLastError());
     int partial[4096];
     unsigned parts = variant >= 2 ? 1 : blocks;
-    TRY(cudaMemcpy(partial, d_out, parts * sizeof(int), cudaMemcpyDeviceToHost));
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaMemcpy(partial, d_out, parts * sizeof(int), cudaMemcpyDeviceToHost);
     *sum = 0;
-    for (unsigned b = 0; b < parts; b++)
+    for (unsigned b = 0; e == cudaSuccess && b < parts; b++)
         *sum += partial[b];
     cudaFree(d_in);
     cudaFree(d_out);
-    return 0;
+    return (int)e;
 }
 
 /* ------------------------------------------------------------------ warps */

@@ -9,7 +9,7 @@ ifndef BUILD  # standalone use only: the top Makefile defines these
 BUILD = build
 BACKEND = cpu
 NVCC = nvcc
-ARCH = -arch=native
+ARCH_FLAGS = -arch=native
 CUFLAGS_COMMON = -std=c++17 -O2 -g
 endif
 
@@ -40,8 +40,8 @@ $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
 CPU_TEST_DIR = $(BUILD)/cpu/test-$(BACKEND)$(if $(filter 1,$(SANITIZE)),-asan)
 CPU_TEST = $(CPU_TEST_DIR)/test_cpu_backend
 ifeq ($(BACKEND),cuda)
-CPU_TEST_CU = $(NVCC) $(ARCH) $(CUFLAGS_COMMON)
-CPU_TEST_LD = $(NVCC) $(ARCH)
+CPU_TEST_CU = $(NVCC) $(ARCH_FLAGS) $(CUFLAGS_COMMON)
+CPU_TEST_LD = $(NVCC) $(ARCH_FLAGS)
 CPU_TEST_DEPS =
 else
 CPU_TEST_CU = $(CUCC) $(CUFLAGS_COMMON) -Xcompiler -Wall,-Wextra
