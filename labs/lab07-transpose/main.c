@@ -145,15 +145,18 @@ static void bench_size(struct bench *b, const struct cli *c, const char *series,
     struct job j = {0, gpu_alloc(n * sizeof(float)), gpu_alloc(n * sizeof(float)), width,
                     height};
     struct timing t;
+    int bytes_in = 0; /* the 8-bit image replaces the floats before the first u8 row */
     gpu_upload(j.in, in, n * sizeof(float));
     gpu_host_free(in);
-    for (int v = 0; v < ALL; v++) {
+    for (int i = 0; i < ALL; i++) {
+        int v = i < U8_FIRST ? i : i == U8_FIRST ? CUBLAS : i - 1; /* the library after floats */
         if (!wanted(c, v) || (is_u8(v) && !main_size))
             continue;
-        if (v == U8_FIRST) {
+        if (is_u8(v) && !bytes_in) {
             unsigned char *in8 = random_bytes(n, 2);
             gpu_upload(j.in, in8, n);
             gpu_host_free(in8);
+            bytes_in = 1;
         }
         j.v = v;
         if (time_gpu(run_variant, &j, c->reps, &t) == LAB_OK)
