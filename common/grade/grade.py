@@ -436,8 +436,8 @@ def grade_perf(args, tree, lab, points, b, deadline, workdir):
         else:
             problem = "did not compile:\n" + compiler_message(log)
     for p in points["perf"]:
-        name = "perf_%s" % p["variant"]
         title = "%s >= %s %s" % (p["variant"], fmt(p["threshold"]), p["unit"])
+        name = "perf " + title
         if args.backend != "cuda":
             lab.add(name, 0.0, "visible", {"status": "skipped", "why": title + ": " + problem,
                                            "output": "", "secs": 0.0}, suite="perf")
@@ -447,7 +447,8 @@ def grade_perf(args, tree, lab, points, b, deadline, workdir):
         if problem or row is None:
             status, why = "failed", "%s: %s" % (title, problem or "no bench row for it")
         elif needed and needed[0]["status"] != "passed":
-            status, why = "failed", "%s: its correctness test fails, so speed scores nothing" % title
+            status = "failed"
+            why = "%s: its correctness test fails, so speed scores nothing" % title
         else:
             value = perf_value(row, p["unit"])
             status = "passed" if value >= p["threshold"] else "failed"
@@ -506,12 +507,18 @@ def results_json(labs, secs, notes):
                      "score": t["score"], "max_score": t["max_score"],
                      "status": "passed" if t["status"] == "passed" else "failed",
                      "output": test_output(t), "visibility": t["visibility"]}
+            if t["status"] == "skipped" and t["max_score"] == 0:
+                del entry["status"]  # 0 of 0, a note (perf without a GPU): neither verdict
             tests.append(entry)
         s, m = lab.score()
         score, max_score = score + s, max_score + m
     return {"score": score, "max_score": max_score, "execution_time": round(secs),
             "output": summary(labs, notes, hidden=False), "visibility": "visible",
             "stdout_visibility": "hidden", "tests": tests}
+
+
+def points_of(tests):
+    return "%s/%s" % (fmt(sum(t["score"] for t in tests)), fmt(sum(t["max_score"] for t in tests)))
 
 
 def summary(labs, notes, hidden=True):
@@ -523,10 +530,9 @@ def summary(labs, notes, hidden=True):
         counted = [t for t in shown if t["suite"] != "perf" or t["max_score"] > 0]
         lines.append("%-26s %9s %15s" % (
             lab.dir, "%d/%d" % (sum(t["status"] == "passed" for t in counted), len(counted)),
-            "%s/%s" % (fmt(sum(t["score"] for t in shown)), fmt(sum(t["max_score"] for t in shown)))))
+            points_of(shown)))
     total = [t for lab in labs for t in lab.tests if hidden or not t["hidden"]]
-    lines.append("%-26s %9s %15s" % ("total", "", "%s/%s" % (
-        fmt(sum(t["score"] for t in total)), fmt(sum(t["max_score"] for t in total)))))
+    lines.append("%-26s %9s %15s" % ("total", "", points_of(total)))
     for lab in labs:
         for note in lab.notes:
             lines.append("\n%s: %s" % (lab.lab, note))
@@ -565,10 +571,10 @@ def classroom_payload(results):
     """What GitHub Classroom's autograding-grading-reporter reads from a runner step's
     `result` output: base64 of {version, status, max_score, tests[name, status, score,
     message]}; it adds up the tests' scores. Hidden tests never reach a student's checkout."""
-    tests = [{"name": t["name"], "status": "pass" if t["status"] == "passed" else "fail",
+    tests = [{"name": t["name"], "status": "pass" if t.get("status") == "passed" else "fail",
               "score": t["score"], "max_score": t["max_score"], "message": t["output"][:1000],
               "test_code": "", "filename": "", "line_no": 0, "duration": 0}
-             for t in results["tests"]]
+             for t in results["tests"] if "status" in t]  # 0-of-0 notes: no pass, no fail
     payload = {"version": 1, "max_score": results["max_score"], "tests": tests,
                "status": "pass" if results["score"] >= results["max_score"] else "fail"}
     return base64.b64encode(json.dumps(payload).encode()).decode()
@@ -595,7 +601,8 @@ def parse_args(argv):
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--no-hidden", dest="hidden", action="store_false",
                     help="leave out tests/hidden/")
-    ap.add_argument("--keep", action="store_true", help="keep the scratch tree (its path is printed)")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the scratch tree (its path is printed)")
     ap.add_argument("--classroom", metavar="RESULTS_JSON",
                     help="print GitHub Classroom's reporter payload for a results.json, and stop")
     args = ap.parse_args(argv)
@@ -610,7 +617,8 @@ def overlay(args, tree, labs):
     notes = {}
     if not args.student and not args.solution:
         return notes  # the tree grades itself: its labs/ were copied as they are
-    source = os.path.join(args.root, "solutions") if args.solution else os.path.abspath(args.student)
+    source = (os.path.join(args.root, "solutions") if args.solution
+              else os.path.abspath(args.student))
     for num, labdir in labs.items():
         names = exercise_names(args.root, labdir)
         if names is None:
@@ -662,8 +670,8 @@ def main(argv):
             labs_done.append(lab)
             junit(lab, os.path.join(args.out, "lab%s.xml" % num))
             s, m = lab.score()
-            print("  %s: %d/%d passed, %s/%s points" % ((lab.lab,) + lab.passed() + (fmt(s), fmt(m))),
-                  flush=True)
+            print("  %s: %d/%d passed, %s/%s points" % (
+                (lab.lab,) + lab.passed() + (fmt(s), fmt(m))), flush=True)
     except Exception:  # the grader's own fault: still a results.json, saying so
         notes.append("the grader failed, so this grade is incomplete; tell the instructor:\n" +
                      traceback.format_exc())
