@@ -5,7 +5,7 @@
 #   CUCC_DEPS  what must be built before $(CUCC) is used
 #   SANITIZE=1 everything through cucc gets ASan + UBSan (and the runtime built for them)
 
-ifndef BUILD  # standalone use only: the top Makefile defines these
+ifndef CUFLAGS_COMMON  # standalone use only: the top Makefile defines these
 BUILD = build
 BACKEND = cpu
 NVCC = nvcc
