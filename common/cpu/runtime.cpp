@@ -137,6 +137,8 @@ struct Fiber {  // a stack with a context: it runs fresh threads one after anoth
 
 struct Warp {
   unsigned alive, runnable, coll, step;  // lanes: not exited, READY, in a collective, in a step
+  unsigned mask;  // of the lanes in a collective, unless `mixed`
+  bool mixed;
   std::unordered_map<const volatile void *, unsigned> seen;  // strict mode: volatile words touched
 };
 
@@ -247,15 +249,15 @@ static void wake_all(Worker *w, int state) {
 
 // Release what the lanes of a warp can release: collectives whose lanes have all arrived
 // (exited lanes excepted), and volatile steps once no lane of the warp can run further.
-static void check_warp(Worker *w, Warp &wp, int warp) {
+// `arrived` is the lane just arrived at a collective: while all waiting lanes give the same
+// mask, only its group can have completed.
+static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr) {
   Thread *lanes = &w->threads[warp * 32];
-  for (unsigned c = wp.coll; c;) {
+  for (unsigned c = arrived && !wp.mixed ? bit_of(arrived) : wp.coll; c;) {
     Thread &t = lanes[__builtin_ctz(c)];
     unsigned need = (t.mask | bit_of(&t)) & wp.alive;
-    if (need & ~wp.coll) {
-      c &= c - 1;
-      continue;
-    }
+    c &= c - 1;
+    if (need & ~wp.coll) continue;
     unsigned ballot = 0;
     for (unsigned m = need; m; m &= m - 1)
       if (lanes[__builtin_ctz(m)].val) ballot |= 1u << __builtin_ctz(m);
@@ -286,7 +288,8 @@ static void check_warp(Worker *w, Warp &wp, int warp) {
     wp.coll &= ~need;
     wp.seen.clear();  // the collective synchronises these lanes
     for (unsigned m = need; m; m &= m - 1) ready(&lanes[__builtin_ctz(m)]);
-    c = wp.coll;
+    c = wp.mixed ? wp.coll : 0;
+    wp.mixed &= wp.coll != 0;
   }
   if (wp.step && !wp.runnable) {
     for (unsigned m = wp.step; m; m &= m - 1) {
@@ -411,6 +414,7 @@ static bool run_block(Worker *w, unsigned long long b) {
     int lanes = std::min(32, w->n - 32 * i);
     wp.alive = wp.runnable = lanes == 32 ? ~0u : (1u << lanes) - 1;
     wp.coll = wp.step = 0;
+    wp.mixed = false;
     wp.seen.clear();
   }
   for (int i = 0; i < w->n; i++) w->threads[i].state = -1, w->threads[i].fiber = nullptr;
@@ -454,7 +458,9 @@ static void prepare(Worker *w, Job &j) {
   for (; w->made < w->n; w->made++) {  // a guard page below each stack turns an overflow into a crash
     Fiber *f = &w->fibers[w->made];
     f->w = w;
-    f->size = kStack;
+    // Stack tops 64 bytes apart modulo a page: aligned alike, the tops of 256 stacks would
+    // compete for the same few cache sets at every switch.
+    f->size = kStack - (w->made % 64) * 64;
     f->stack = w->stacks + (kStack + kGuard) * w->made + kGuard;
     mprotect((char *)f->stack - kGuard, kGuard, PROT_NONE);
     make_fiber(f);
@@ -579,8 +585,11 @@ unsigned long long warp_op(int op, unsigned mask, unsigned long long v, int arg,
   if (!t) return op == BALLOT || op == ALL || op == ANY || op == MATCH_ANY ? v != 0 || op == MATCH_ANY : v;
   t->op = op, t->mask = mask, t->val = v, t->arg = arg, t->width = width, t->file = file, t->line = line;
   block_on(t, WARP);
-  warp_of(t).coll |= bit_of(t);
-  check_warp(t->w, warp_of(t), t->id >> 5);
+  Warp &wp = warp_of(t);
+  if (!wp.coll) wp.mask = mask;
+  wp.mixed |= wp.mask != mask;
+  wp.coll |= bit_of(t);
+  check_warp(t->w, wp, t->id >> 5, t);
   wait(t);
   return t->res;
 }
