@@ -218,16 +218,18 @@ help:
 	@echo "           WERROR=1 (warnings are errors), SANITIZE=1 (CPU backend under ASan+UBSan)"
 
 # ---------------------------------------------------------------- grading and release
-# make grade [LAB=NN] [STUDENT=path] [SOLUTION=1] [TEST_TIMEOUT=s] [LAB_TIMEOUT=s]: every
-# test of every lab (or LAB) in a process of its own, scored from tests/points/labNN.txt;
-# grade/results.json (Gradescope's format), grade/labNN.xml (JUnit), a table on stdout.
+# make grade [LAB=NN] [STUDENT=path] [SOLUTION=1] [TEST_TIMEOUT=s] [LAB_TIMEOUT=s]
+#            [RUN_AS=user] [GRADE_OUT=dir]
+# Every test of every lab (or LAB) in a process of its own, scored from
+# tests/points/labNN.txt: grade/results.json (Gradescope's format), grade/labNN.xml (JUnit)
+# and a table on stdout. RUN_AS runs the student's code as that user (when root).
 # make dist: dist/ gets the student tarball and the Gradescope autograder.
 # make test-grader: the grader's own tests (skeletons, solutions, broken submissions).
 GRADE_OUT := grade
 GRADE_FLAGS = --backend $(BACKEND) --out "$(GRADE_OUT)" $(if $(STUDENT),--student "$(STUDENT)") \
   $(if $(SOLUTION),--solution) $(foreach l,$(or $(LAB),$(LAB_GOALS)),--lab $(l)) \
   $(if $(TEST_TIMEOUT),--test-timeout $(TEST_TIMEOUT)) \
-  $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT))
+  $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT)) $(if $(RUN_AS),--run-as $(RUN_AS))
 
 # tests/hidden/test_labNN_*.c: the instructor's extra tests, linked into hidden_labNN,
 # which only the grader builds.

@@ -16,6 +16,7 @@ import concurrent.futures
 import csv
 import json
 import os
+import pwd
 import re
 import resource
 import shutil
@@ -170,9 +171,12 @@ def scratch_tree(root, where):
         rel = os.path.relpath(d, root)
         if rel == ".":
             return COPY_IGNORE & set(names)
+        if rel == os.path.join("tests", "hidden"):  # points are read from root
+            return {n for n in names if n.endswith(".txt")}
         return {"grader"} & set(names) if rel == "tests" else set()
     tree = os.path.join(where, "tree")
     shutil.copytree(root, tree, ignore=ignore, symlinks=True)
+    os.chmod(tree, 0o755)  # whatever root's mode: the --run-as user works in here
     return tree
 
 
@@ -188,21 +192,38 @@ def clean_env(extra=None):
 
 # ---------------------------------------------------------------- running things
 
-def limit_child():
+RUN_AS = None  # (uid, gid) that the student's code runs as (--run-as), else None
+
+
+def limit_child(untrusted):
     """In the child, before exec: its own process group (a timeout kills every process it
     started), a cap on the size of files it writes, and writes past the cap fail rather
-    than kill (SIGXFSZ ignored) so the test still reports."""
+    than kill (SIGXFSZ ignored) so the test still reports. With --run-as, the student's
+    code runs as that user: it cannot touch the grader, its results or the sources."""
     os.setsid()
     resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    if untrusted and RUN_AS:
+        os.setgroups([])
+        os.setgid(RUN_AS[1])
+        os.setuid(RUN_AS[0])
 
 
-def run_limited(cmd, cwd, env, timeout, log_path):
+def writable(path):
+    """A folder that the student's code (under --run-as) writes into."""
+    os.makedirs(path, exist_ok=True)
+    if RUN_AS:
+        os.chown(path, *RUN_AS)
+    return path
+
+
+def run_limited(cmd, cwd, env, timeout, log_path, untrusted=True):
     """Runs cmd with stdout and stderr into log_path. Returns (returncode, timed_out, secs)."""
     start = time.monotonic()
     with open(log_path, "wb") as log:
         p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                             stderr=subprocess.STDOUT, preexec_fn=limit_child)
+                             stderr=subprocess.STDOUT,
+                             preexec_fn=lambda: limit_child(untrusted))
         try:
             p.wait(timeout=max(timeout, 0.1))
             timed_out = False
@@ -256,7 +277,7 @@ def read_junit(path, name):
 def run_test(binary, name, tree, timeout, workdir):
     """One test in a process of its own. Returns a dict: status (passed, failed, skipped,
     crashed, timeout), why (one line), output (the process's own output), secs."""
-    os.makedirs(workdir, exist_ok=True)
+    writable(workdir)
     xml_path = os.path.join(workdir, "cmocka.xml")  # fresh: cmocka will not overwrite one
     log_path = os.path.join(workdir, "output.txt")
     env = clean_env({"CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path})
@@ -297,7 +318,7 @@ def make(tree, backend, target, timeout, workdir, jobs):
     log_path = os.path.join(workdir, "build-%s.txt" % os.path.basename(target))
     cmd = ["make", "--no-print-directory", "-j%d" % jobs, "BACKEND=" + backend, "SOLUTION=",
            target]
-    rc, timed_out, _ = run_limited(cmd, tree, clean_env(), timeout, log_path)
+    rc, timed_out, _ = run_limited(cmd, tree, clean_env(), timeout, log_path, untrusted=False)
     log = tail(log_path, 12000).replace(tree + os.sep, "")
     if timed_out:
         return False, log + "\n(the build did not finish within %.0f s)" % timeout
@@ -378,6 +399,9 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
             why = "" if ok else "did not compile, so it scores 0:\n" + compiler_message(log)
             if ok:
                 names = list_tests(os.path.join(tree, binary), tree, workdir) or names
+            if suite == "hidden":  # built: its source need not wait where the student's code runs
+                for source in sources:
+                    os.remove(source)
         if not ok and not broken:
             lab.notes.append(why)
             broken = why
@@ -468,7 +492,7 @@ def perf_value(row, unit):
 
 
 def run_bench(args, tree, binary, bench_args, deadline, workdir):
-    tsv = os.path.join(workdir, "bench.tsv")
+    tsv = os.path.join(writable(os.path.join(workdir, "bench")), "bench.tsv")
     log = os.path.join(workdir, "bench.txt")
     rc, timed_out, _ = run_limited([binary, "bench", "--tsv", tsv] + bench_args, tree,
                                    clean_env(), min(args.test_timeout * 3,
@@ -601,6 +625,8 @@ def parse_args(argv):
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--no-hidden", dest="hidden", action="store_false",
                     help="leave out tests/hidden/")
+    ap.add_argument("--run-as", metavar="USER",
+                    help="run the tests (the student's code) as this user (the grader is root)")
     ap.add_argument("--keep", action="store_true",
                     help="keep the scratch tree (its path is printed)")
     ap.add_argument("--classroom", metavar="RESULTS_JSON",
@@ -640,6 +666,7 @@ def overlay(args, tree, labs):
 
 
 def main(argv):
+    global RUN_AS
     args = parse_args(argv)
     if args.classroom:
         with open(args.classroom, encoding="utf-8") as f:
@@ -650,6 +677,10 @@ def main(argv):
     labs_done, notes = [], []
     scratch = tempfile.mkdtemp(prefix="grade-")
     try:
+        if args.run_as:
+            user = pwd.getpwnam(args.run_as)
+            RUN_AS = (user.pw_uid, user.pw_gid)
+            os.chmod(scratch, 0o755)  # mkdtemp's 0700 would keep that user out
         labs = find_labs(args.root)
         unknown = [n for n in args.labs if n not in labs]
         if unknown:

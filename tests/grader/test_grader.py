@@ -307,7 +307,9 @@ class CompileError(GradingBase):
 
 
 class Crash(GradingBase):
-    args = ("--student", os.path.join(FIXTURES, "crash"), "--test-timeout", "30")
+    """Graded as Gradescope does when we are root: the tests as an unprivileged user."""
+    args = ("--student", os.path.join(FIXTURES, "crash"), "--test-timeout", "30") + (
+        ("--run-as", "nobody") if os.geteuid() == 0 else ())
 
     def test_only_the_crashing_tests_lose(self):
         self.assert_only_these_lose({"lab01 grid_2d", "lab01 grid_stride_float4",
@@ -419,6 +421,40 @@ class Dist(unittest.TestCase):
         self.assertFalse([n for n in names if "hidden/" in n])
         self.assertEqual(payload["status"], "fail")
         self.assertGreater(payload["max_score"], 0)
+
+
+class Gradescope(unittest.TestCase):
+    """The autograder zip of `make dist LAB=01` run as Gradescope runs it, on a loose
+    solution file uploaded by a student: full marks, hidden tests included, from the
+    zip's list of exercise files (it carries no solutions/), into results/results.json."""
+
+    def test_run_autograder(self):
+        if not KERNELS_RUN:
+            self.skipTest(SKIP_WHY)
+        ag = tempfile.mkdtemp(prefix="test-grader-gradescope-")
+        try:
+            subprocess.run([sys.executable, os.path.join(ROOT, "common", "grade", "dist.py"),
+                            "--out", ag, "--lab", "01"], cwd=ROOT, env=clean_env(), check=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            with zipfile.ZipFile(os.path.join(ag, "gradescope-autograder-lab01.zip")) as z:
+                for info in z.infolist():  # as unzip does it: with the files' modes
+                    path = z.extract(info, os.path.join(ag, "source"))
+                    os.chmod(path, info.external_attr >> 16 & 0o777)
+            os.makedirs(os.path.join(ag, "submission"))
+            shutil.copy(os.path.join(ROOT, "solutions", "lab01-vector-add", "vector_add.cu"),
+                        os.path.join(ag, "submission"))
+            env = clean_env()
+            env.update(AUTOGRADER=ag, GRADE_USER="nobody" if os.geteuid() == 0 else "")
+            p = subprocess.run([os.path.join(ag, "source", "run_autograder")], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True, timeout=600)
+            with open(os.path.join(ag, "results", "results.json"), encoding="utf-8") as f:
+                results = json.load(f)
+            self.assertEqual(results["score"], results["max_score"], p.stdout)
+            self.assertTrue([t for t in results["tests"] if "hidden/" in t["name"]])
+            self.assertEqual({t["name"].split()[0] for t in results["tests"]}, {"lab01"})
+        finally:
+            shutil.rmtree(ag, ignore_errors=True)
 
 
 def main():
