@@ -132,7 +132,6 @@ static void tiled_padded(void **state) { (void)state; check_float(TR_TILED_PADDE
 static void shuffle(void **state) { (void)state; check_float(TR_SHUFFLE); }
 static void tiled_64(void **state) { (void)state; check_float(TR_TILED_64); }
 static void tiled_64_float2(void **state) { (void)state; check_float(TR_TILED_64_FLOAT2); }
-static void tiled_64_float4(void **state) { (void)state; check_float(TR_TILED_64_FLOAT4); }
 static void u8_copy(void **state) { (void)state; check_u8(TR_U8_COPY); }
 static void u8_tiled_padded(void **state) { (void)state; check_u8(TR_U8_TILED_PADDED); }
 static void u8_words(void **state) { (void)state; check_u8(TR_U8_WORDS); }
@@ -297,7 +296,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(naive_rows),        cmocka_unit_test(naive_cols),
     cmocka_unit_test(tiled),             cmocka_unit_test(tiled_padded),
     cmocka_unit_test(shuffle),           cmocka_unit_test(tiled_64),
-    cmocka_unit_test(tiled_64_float2),   cmocka_unit_test(tiled_64_float4),
+    cmocka_unit_test(tiled_64_float2),
     cmocka_unit_test(u8_copy),           cmocka_unit_test(u8_tiled_padded),
     cmocka_unit_test(u8_words),          cmocka_unit_test(twice_gives_input),
     cmocka_unit_test(unaligned_buffers),

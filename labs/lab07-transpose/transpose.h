@@ -24,13 +24,12 @@ enum transpose_variant {
     TR_SHUFFLE,      /* pairs of lanes swap halves in registers: no shared memory */
     TR_TILED_64,     /* a 64x64 padded tile for 32x16 threads: more bytes in flight */
     TR_TILED_64_FLOAT2, /* the same with 8-byte loads and stores */
-    TR_TILED_64_FLOAT4, /* the same with 16-byte loads and stores */
     TR_VARIANTS
 };
 
 static const char *const transpose_names[] = {
     "copy", "copy_shared", "naive_rows", "naive_cols", "tiled", "tiled_padded", "shuffle",
-    "tiled_64", "tiled_64_float2", "tiled_64_float4", NULL};
+    "tiled_64", "tiled_64_float2", NULL};
 
 /* The 8-bit transposes (images): what changes when an element is one byte. */
 enum transpose_u8_variant {

@@ -308,62 +308,6 @@ __global__ void transpose_tiled_64_float2(const float *__restrict__ in,
     /* SOLUTION END */
 }
 
-/* Elements (r, c) .. (r, c + 3), as one 16-byte load when it can (see store4), else one
- * by one, 0 outside the matrix. */
-__device__ float4 load4(const float *m, size_t cols, size_t rows, size_t r, size_t c,
-                        bool aligned)
-{
-    const float *p = m + r * cols + c;
-    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    if (r >= rows)
-        return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (aligned && c + 4 <= cols)
-        return ((const float4 *)m)[(r * cols + c) / 4];
-    for (int k = 0; k < 4 && c + k < cols; k++)
-        s[k] = p[k];
-    return make_float4(s[0], s[1], s[2], s[3]);
-}
-
-/* The 64x64 tile with 16-byte accesses: 16 lanes cover a 64-element tile row, so a warp
- * moves two rows (512 bytes) per load or store, a quarter of tiled_64's memory
- * instructions. Costs 2-way bank conflicts on both sides of the tile; needs widths and
- * heights that are multiples of 4 for the vector path, else element by element. */
-__global__ void transpose_tiled_64_float4(const float *__restrict__ in,
-                                          float *__restrict__ out, size_t width,
-                                          size_t height, bool in_aligned, bool out_aligned)
-{
-    __shared__ float tile[WIDE][WIDE + 1];
-    size_t col0 = (size_t)blockIdx.x * WIDE, row0 = tile_y() * WIDE;
-    unsigned first = threadIdx.y * TILE + threadIdx.x;
-    const unsigned QUADS = WIDE / 4, THREADS = TILE * WIDE_ROWS;
-    float4 v[WIDE * QUADS / THREADS];
-    /* SOLUTION BEGIN: number the tile's WIDE * QUADS float4s row by row; this thread's
-     * are first, first + THREADS, ...: float4 f sits at tile row f / QUADS, columns
-     * 4 * (f % QUADS) and on. Load them all with load4, put their elements in the tile;
-     * after the barrier, the same numbering over out's tile gives row f / QUADS of the
-     * block's tile of out (at col0) and columns 4 * (f % QUADS) and on (at row0): gather
-     * the 4 elements from a tile column and store them with store4. */
-    for (unsigned k = 0; k < WIDE * QUADS / THREADS; k++) {
-        unsigned f = first + k * THREADS;
-        v[k] = load4(in, width, height, row0 + f / QUADS, col0 + 4 * (f % QUADS), in_aligned);
-    }
-    for (unsigned k = 0; k < WIDE * QUADS / THREADS; k++) {
-        unsigned f = first + k * THREADS, r = f / QUADS, c = 4 * (f % QUADS);
-        tile[r][c] = v[k].x;
-        tile[r][c + 1] = v[k].y;
-        tile[r][c + 2] = v[k].z;
-        tile[r][c + 3] = v[k].w;
-    }
-    __syncthreads();
-    for (unsigned k = 0; k < WIDE * QUADS / THREADS; k++) {
-        unsigned f = first + k * THREADS, r = f / QUADS, c = 4 * (f % QUADS);
-        store4(out, height, width, col0 + r, row0 + c,
-               make_float4(tile[c][r], tile[c + 1][r], tile[c + 2][r], tile[c + 3][r]),
-               out_aligned);
-    }
-    /* SOLUTION END */
-}
-
 /* ---------------------------------------------------------------- 8-bit images */
 
 /* Pixels (row, col .. col + 3) of an image of `width` pixels per row, as one 32-bit word
@@ -523,7 +467,7 @@ static int launch(enum transpose_variant v, const float *in, float *out, size_t 
         down = div_up(width, TILE);
     } else if (v == TR_SHUFFLE) {
         down = div_up(height, BLOCK_ROWS * SHUFFLE_ROWS);
-    } else if (v == TR_TILED_64 || v == TR_TILED_64_FLOAT2 || v == TR_TILED_64_FLOAT4) {
+    } else if (v == TR_TILED_64 || v == TR_TILED_64_FLOAT2) {
         across = div_up(width, WIDE);
         down = div_up(height, WIDE);
         block = dim3(TILE, WIDE_ROWS);
@@ -559,11 +503,6 @@ static int launch(enum transpose_variant v, const float *in, float *out, size_t 
         transpose_tiled_64_float2<<<grid, block>>>(in, out, width, height,
                                                    width % 2 == 0 && (uintptr_t)in % 8 == 0,
                                                    height % 2 == 0 && (uintptr_t)out % 8 == 0);
-        break;
-    case TR_TILED_64_FLOAT4:
-        transpose_tiled_64_float4<<<grid, block>>>(in, out, width, height,
-                                                   width % 4 == 0 && (uintptr_t)in % 16 == 0,
-                                                   vector_stores);
         break;
     default:
         return LAB_EINVAL;
