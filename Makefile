@@ -229,7 +229,8 @@ GRADE_OUT := grade
 GRADE_FLAGS = --backend $(BACKEND) --out "$(GRADE_OUT)" $(if $(STUDENT),--student "$(STUDENT)") \
   $(if $(SOLUTION),--solution) $(foreach l,$(or $(LAB),$(LAB_GOALS)),--lab $(l)) \
   $(if $(TEST_TIMEOUT),--test-timeout $(TEST_TIMEOUT)) \
-  $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT)) $(if $(RUN_AS),--run-as $(RUN_AS))
+  $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT)) $(if $(RUN_AS),--run-as $(RUN_AS)) \
+  $(foreach v,ARCH WERROR SANITIZE,$(if $(filter command line,$(origin $(v))),--make-var "$(v)=$($(v))"))
 
 # tests/hidden/test_labNN_*.c: the instructor's extra tests, linked into hidden_labNN,
 # which only the grader builds.

@@ -313,11 +313,12 @@ def skip_reason(output):
     return ""
 
 
-def make(tree, backend, target, timeout, workdir, jobs):
+def make(args, tree, target, workdir):
     """Builds one target of the scratch tree through the Makefile. Returns (ok, log)."""
     log_path = os.path.join(workdir, "build-%s.txt" % os.path.basename(target))
-    cmd = ["make", "--no-print-directory", "-j%d" % jobs, "BACKEND=" + backend, "SOLUTION=",
-           target]
+    cmd = (["make", "--no-print-directory", "-j%d" % args.jobs, "BACKEND=" + args.backend,
+            "SOLUTION="] + args.make_var + [target])
+    timeout = args.build_timeout
     rc, timed_out, _ = run_limited(cmd, tree, clean_env(), timeout, log_path, untrusted=False)
     log = tail(log_path, 12000).replace(tree + os.sep, "")
     if timed_out:
@@ -378,7 +379,7 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
     points = read_points(os.path.join(args.root, "tests", "points", lab.lab + ".txt"))
     hidden_points = read_points(os.path.join(args.root, "tests", "hidden", lab.lab + ".txt"))
     lab.notes += points["warnings"] + hidden_points["warnings"]
-    deadline = time.monotonic() + args.lab_timeout
+    budget = args.lab_timeout  # for the lab's tests; builds have their own limit
     b = os.path.join("build", args.backend, "labs", labdir)
     suites = [("tests", os.path.join(b, "test_" + lab.lab), test_sources(tree, lab.lab),
                points["tests"], "visible")]
@@ -393,9 +394,7 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
         if broken:  # nothing to build, or the student's code already failed to
             ok, why = False, broken
         else:
-            ok, log = make(tree, args.backend, binary,
-                           min(args.build_timeout, max(deadline - time.monotonic(), 1)),
-                           workdir, args.jobs)
+            ok, log = make(args, tree, binary, workdir)
             why = "" if ok else "did not compile, so it scores 0:\n" + compiler_message(log)
             if ok:
                 names = list_tests(os.path.join(tree, binary), tree, workdir) or names
@@ -411,14 +410,16 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
         chosen = [n for n in names if not args.tests or n in args.tests]
         results = {}
         if ok:
-            results = run_suite(args, tree, os.path.join(tree, binary), chosen, deadline,
-                                os.path.join(workdir, suite))
+            start = time.monotonic()
+            results = run_suite(args, tree, os.path.join(tree, binary), chosen,
+                                start + budget, os.path.join(workdir, suite))
+            budget -= time.monotonic() - start
         for name in chosen:
             pts, vis = table.get(name, (1.0, default_vis))
             result = results.get(name) or {"status": "failed", "why": why, "output": "",
                                            "secs": 0.0}
             lab.add(name, pts, vis, result, hidden=suite == "hidden", suite=suite)
-    grade_perf(args, tree, lab, points, b, deadline, workdir)
+    grade_perf(args, tree, lab, points, b, time.monotonic() + max(budget, 0), workdir)
     return lab
 
 
@@ -451,8 +452,7 @@ def grade_perf(args, tree, lab, points, b, deadline, workdir):
         problem = ("not graded here: performance needs a GPU (BACKEND=cuda); the CPU backend "
                    "checks correctness only, so this counts 0 of 0")
     else:
-        ok, log = make(tree, args.backend, os.path.join(b, lab.lab), args.build_timeout,
-                       workdir, args.jobs)
+        ok, log = make(args, tree, os.path.join(b, lab.lab), workdir)
         if ok:
             rows, problem = run_bench(args, tree, os.path.join(tree, b, lab.lab),
                                       points["bench"] or ["--n", "16777216", "--reps", "10"],
@@ -620,8 +620,10 @@ def parse_args(argv):
     ap.add_argument("--out", default="grade", help="where results.json and labNN.xml go")
     ap.add_argument("--test-timeout", type=float, default=120.0, help="seconds per test")
     ap.add_argument("--lab-timeout", type=float, default=1200.0,
-                    help="seconds per lab, builds and every test together")
-    ap.add_argument("--build-timeout", type=float, default=600.0)
+                    help="seconds per lab, its tests together (builds not counted)")
+    ap.add_argument("--build-timeout", type=float, default=600.0, help="seconds per build")
+    ap.add_argument("--make-var", action="append", default=[], metavar="VAR=VALUE",
+                    help="for the builds, e.g. ARCH=native; repeatable")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--no-hidden", dest="hidden", action="store_false",
                     help="leave out tests/hidden/")
