@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import xml.etree.ElementTree as ET
@@ -193,6 +194,16 @@ def clean_env(extra=None):
 # ---------------------------------------------------------------- running things
 
 RUN_AS = None  # (uid, gid) that the student's code runs as (--run-as), else None
+STOP = threading.Event()  # set by SIGTERM: start no more tests, write what there is
+
+
+class Stopped(Exception):
+    pass
+
+
+def stop(signum, frame):
+    STOP.set()
+    raise Stopped()
 
 
 def limit_child(untrusted):
@@ -246,6 +257,7 @@ def tail(path, limit=OUTPUT_LIMIT):
             text = f.read().decode("utf-8", errors="replace")
     except OSError:
         return ""
+    text = re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", "?", text)  # what XML cannot hold
     return ("[... %d bytes before this ...]\n" % (size - limit) if size > limit else "") + text
 
 
@@ -428,6 +440,9 @@ def run_suite(args, tree, binary, names, deadline, workdir):
     limit and all within what is left of the lab's."""
     def one(i, name):
         left = deadline - time.monotonic()
+        if STOP.is_set():
+            return name, {"status": "timeout", "output": "", "secs": 0.0,
+                          "why": "not run: the grading was stopped"}
         if left <= 0:
             return name, {"status": "timeout", "output": "", "secs": 0.0,
                           "why": "not run: the lab's time limit of %.0f s ran out"
@@ -678,6 +693,7 @@ def main(argv):
     os.makedirs(args.out, exist_ok=True)
     labs_done, notes = [], []
     scratch = tempfile.mkdtemp(prefix="grade-")
+    signal.signal(signal.SIGTERM, stop)
     try:
         if args.run_as:
             user = pwd.getpwnam(args.run_as)
@@ -705,6 +721,9 @@ def main(argv):
             s, m = lab.score()
             print("  %s: %d/%d passed, %s/%s points" % (
                 (lab.lab,) + lab.passed() + (fmt(s), fmt(m))), flush=True)
+    except Stopped:
+        notes.append("the grading was stopped (SIGTERM) before its end: the labs not "
+                     "graded are missing from this grade")
     except Exception:  # the grader's own fault: still a results.json, saying so
         notes.append("the grader failed, so this grade is incomplete; tell the instructor:\n" +
                      traceback.format_exc())
