@@ -173,6 +173,10 @@ static bool volatile_pointer() {
     j = skip_space(j);
   }
   if (!words || j >= src.size() || src[j] != '*') return false;
+  size_t e = out.size();  // `const volatile T *`: the const goes inside, vptr<const T>
+  while (e && isspace((unsigned char)out[e - 1])) e--;
+  if (e >= 5 && out.compare(e - 5, 5, "const") == 0 && (e == 5 || !ident_char(out[e - 6])))
+    out.resize(e - 5), type = "const " + type;
   out += "::cucc::vptr<" + type + " > " + newlines(src.substr(i, j - i));
   i = j + 1;
   return true;
