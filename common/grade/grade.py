@@ -8,7 +8,7 @@ tests it touches), reads cmocka's JUnit XML, and scores each test from the lab's
 file. Output: DIR/results.json in Gradescope's format, DIR/labNN.xml (JUnit) per lab and a
 table on stdout. The JSON is written whatever happens, so a grading runner always gets one.
 
-Python 3 standard library only: graders run on bare Debian/Ubuntu images.
+Python 3.9 or later, standard library only: graders run on bare Debian/Ubuntu images.
 """
 import argparse
 import base64
@@ -18,7 +18,6 @@ import json
 import os
 import pwd
 import re
-import resource
 import shutil
 import signal
 import subprocess
@@ -63,8 +62,8 @@ def parse_points(text, source="points"):
             else:
                 if len(words) not in (2, 3):
                     raise PointsError("want NAME POINTS [VISIBILITY]")
-                out["tests"][words[0]] = (parse_number(words[1]),
-                                          parse_visibility(words[2:], "visible"))
+                out["tests"][words[0]] = (parse_number(words[1]),  # visibility None: the
+                                          parse_visibility(words[2:], None))  # suite's default
         except PointsError as e:
             out["warnings"].append("%s: %s (line ignored): %s" % (where, e, raw.strip()))
     return out
@@ -206,20 +205,6 @@ def stop(signum, frame):
     raise Stopped()
 
 
-def limit_child(untrusted):
-    """In the child, before exec: its own process group (a timeout kills every process it
-    started), a cap on the size of files it writes, and writes past the cap fail rather
-    than kill (SIGXFSZ ignored) so the test still reports. With --run-as, the student's
-    code runs as that user: it cannot touch the grader, its results or the sources."""
-    os.setsid()
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT))
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    if untrusted and RUN_AS:
-        os.setgroups([])
-        os.setgid(RUN_AS[1])
-        os.setuid(RUN_AS[0])
-
-
 def writable(path):
     """A folder that the student's code (under --run-as) writes into."""
     os.makedirs(path, exist_ok=True)
@@ -229,22 +214,32 @@ def writable(path):
 
 
 def run_limited(cmd, cwd, env, timeout, log_path, untrusted=True):
-    """Runs cmd with stdout and stderr into log_path. Returns (returncode, timed_out, secs)."""
+    """Runs cmd with stdout and stderr into log_path. Returns (returncode, timed_out, secs).
+    In a session of its own, so that a timeout kills every process it started. The
+    student's code (untrusted) gets a cap on the size of the files it writes, past which
+    writes fail rather than kill (SIGXFSZ ignored) so the test still reports; with
+    --run-as it runs as that user, who can touch neither the grader nor its results."""
     start = time.monotonic()
+    options = {"start_new_session": True}
+    if untrusted:
+        cmd = ["/bin/sh", "-c", 'ulimit -f %d; trap "" XFSZ; exec "$@"' % (FILE_LIMIT // 512),
+               "sh"] + cmd
+        if RUN_AS:
+            options.update(user=RUN_AS[0], group=RUN_AS[1], extra_groups=[])
     with open(log_path, "wb") as log:
         p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                             stderr=subprocess.STDOUT,
-                             preexec_fn=lambda: limit_child(untrusted))
+                             stderr=subprocess.STDOUT, **options)
+        timed_out = False
         try:
             p.wait(timeout=max(timeout, 0.1))
-            timed_out = False
         except subprocess.TimeoutExpired:
             timed_out = True
-        try:
-            os.killpg(p.pid, signal.SIGKILL)  # the test's group, stragglers included
-        except ProcessLookupError:
-            pass
-        p.wait()
+        finally:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)  # its session, stragglers included
+            except ProcessLookupError:
+                pass
+            p.wait()
     return p.returncode, timed_out, time.monotonic() - start
 
 
@@ -427,7 +422,8 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
                                 start + budget, os.path.join(workdir, suite))
             budget -= time.monotonic() - start
         for name in chosen:
-            pts, vis = table.get(name, (1.0, default_vis))
+            pts, vis = table.get(name, (1.0, None))
+            vis = vis or default_vis  # visible, or hidden for tests/hidden/
             result = results.get(name) or {"status": "failed", "why": why, "output": "",
                                            "secs": 0.0}
             lab.add(name, pts, vis, result, hidden=suite == "hidden", suite=suite)

@@ -60,7 +60,7 @@ class PointsFile(unittest.TestCase):
     def test_tests_perf_bench_and_defaults(self):
         p = grade.parse_points("# comment\none 2\ntwo 0.5 hidden  # why\n"
                                "perf fast >= 80 %peak 3\nbench --n 100\n")
-        self.assertEqual(p["tests"], {"one": (2.0, "visible"), "two": (0.5, "hidden")})
+        self.assertEqual(p["tests"], {"one": (2.0, None), "two": (0.5, "hidden")})
         self.assertEqual(p["perf"][0]["variant"], "fast")
         self.assertEqual((p["perf"][0]["threshold"], p["perf"][0]["unit"], p["perf"][0]["points"]),
                          (80.0, "%peak", 3.0))
@@ -70,7 +70,7 @@ class PointsFile(unittest.TestCase):
     def test_bad_lines_are_warnings_not_fatal(self):
         p = grade.parse_points("one two\nthree 1 sometimes\nperf x > 3 %peak 1\nfour -1\nok 1\n",
                                "lab99.txt")
-        self.assertEqual(p["tests"], {"ok": (1.0, "visible")})
+        self.assertEqual(p["tests"], {"ok": (1.0, None)})
         self.assertEqual(len(p["warnings"]), 4)
         self.assertTrue(all(w.startswith("lab99.txt:") for w in p["warnings"]))
 
@@ -119,6 +119,21 @@ class Parts(unittest.TestCase):
         self.assertEqual(grade.read_junit(path, "c")[0], "skipped")
         self.assertIsNone(grade.read_junit(path, "d"))
         self.assertIsNone(grade.read_junit(os.path.join(self.tmp, "none.xml"), "a"))
+
+    def test_output_capped_and_hangs_killed(self):
+        log = os.path.join(self.tmp, "log")
+        saved, grade.FILE_LIMIT = grade.FILE_LIMIT, 1 << 20
+        try:
+            rc, timed_out, _ = grade.run_limited(["sh", "-c", "yes | head -c 5000000"],
+                                                 self.tmp, grade.clean_env(), 30, log)
+        finally:
+            grade.FILE_LIMIT = saved
+        self.assertFalse(timed_out)
+        self.assertLessEqual(os.path.getsize(log), 1 << 20)
+        rc, timed_out, secs = grade.run_limited(["sh", "-c", "sleep 60 & sleep 60"], self.tmp,
+                                                grade.clean_env(), 1, log)
+        self.assertTrue(timed_out)
+        self.assertLess(secs, 10)
 
     def test_submission_layouts(self):
         for rel in ("labs/lab01-x/k.cu", "lab01-x/k.cu", "k.cu", "deep/er/k.cu"):
