@@ -624,6 +624,9 @@ def parse_args(argv):
                     help="our tree: tests, points, headers, common code (default: this one)")
     ap.add_argument("--student", help="a submission (a checkout, its labs/ or loose files); "
                     "default: grade the exercise files of --root itself")
+    ap.add_argument("--class", dest="class_dir", metavar="DIR",
+                    help="a class: every folder in DIR is a submission, graded into OUT/NAME/, "
+                    "with OUT/class.csv")
     ap.add_argument("--solution", action="store_true", help="grade solutions/ (full marks)")
     ap.add_argument("--lab", action="append", default=[], help="NN or labNN; repeatable")
     ap.add_argument("--tests", nargs="+", help="grade only these tests (names; 'perf')")
@@ -650,14 +653,14 @@ def parse_args(argv):
     return args
 
 
-def overlay(args, tree, labs):
+def overlay(args, student, tree, labs):
     """Puts the graded exercise files into the scratch tree. Returns {num: note}; a note
     starting 'not submitted' means the lab has nothing to grade."""
     notes = {}
-    if not args.student and not args.solution:
+    if not student and not args.solution:
         return notes  # the tree grades itself: its labs/ were copied as they are
     source = (os.path.join(args.root, "solutions") if args.solution
-              else os.path.abspath(args.student))
+              else os.path.abspath(student))
     for num, labdir in labs.items():
         names = exercise_names(args.root, labdir)
         if names is None:
@@ -678,46 +681,48 @@ def overlay(args, tree, labs):
     return notes
 
 
-def main(argv):
-    global RUN_AS
-    args = parse_args(argv)
-    if args.classroom:
-        with open(args.classroom, encoding="utf-8") as f:
-            print(classroom_payload(json.load(f)))
-        return 0
+def chosen_labs(args, notes):
+    labs = find_labs(args.root)
+    unknown = [n for n in args.labs if n not in labs]
+    if unknown:
+        notes.append("no lab with tests numbered %s (labs: %s)" % (
+            ", ".join(unknown), " ".join(labs)))
+    return {n: d for n, d in labs.items() if not args.labs or n in args.labs}
+
+
+def grade_one(args, student, out, base=None):
+    """Grades one submission into out/. base: a scratch tree already built (class
+    grading), copied with its mtimes so that make rebuilds only the student's files.
+    Returns (results, stopped)."""
     start = time.monotonic()
-    os.makedirs(args.out, exist_ok=True)
-    labs_done, notes = [], []
+    os.makedirs(out, exist_ok=True)
+    labs_done, notes, stopped = [], [], False
     scratch = tempfile.mkdtemp(prefix="grade-")
-    signal.signal(signal.SIGTERM, stop)
+    if RUN_AS:
+        os.chmod(scratch, 0o755)  # mkdtemp's 0700 would keep that user out
     try:
-        if args.run_as:
-            user = pwd.getpwnam(args.run_as)
-            RUN_AS = (user.pw_uid, user.pw_gid)
-            os.chmod(scratch, 0o755)  # mkdtemp's 0700 would keep that user out
-        labs = find_labs(args.root)
-        unknown = [n for n in args.labs if n not in labs]
-        if unknown:
-            notes.append("no lab with tests numbered %s (labs: %s)" % (
-                ", ".join(unknown), " ".join(labs)))
-        if args.labs:
-            labs = {n: d for n, d in labs.items() if n in args.labs}
-        what = ("solutions/" if args.solution else args.student or "this checkout")
+        labs = chosen_labs(args, notes)
+        what = "solutions/" if args.solution else student or "this checkout"
         print("grading %s: %s, backend %s, %.0f s per test, %.0f s per lab" % (
             what, " ".join("lab" + n for n in labs), args.backend, args.test_timeout,
             args.lab_timeout), flush=True)
-        tree = scratch_tree(args.root, scratch)
-        submission = overlay(args, tree, labs)
+        if base:
+            tree = os.path.join(scratch, "tree")
+            shutil.copytree(base, tree, symlinks=True)
+        else:
+            tree = scratch_tree(args.root, scratch)
+        submission = overlay(args, student, tree, labs)
         for num, labdir in labs.items():
             work = os.path.join(scratch, "work", "lab" + num)
             os.makedirs(work, exist_ok=True)
             lab = grade_lab(args, tree, num, labdir, submission.get(num), work)
             labs_done.append(lab)
-            junit(lab, os.path.join(args.out, "lab%s.xml" % num))
+            junit(lab, os.path.join(out, "lab%s.xml" % num))
             s, m = lab.score()
             print("  %s: %d/%d passed, %s/%s points" % (
                 (lab.lab,) + lab.passed() + (fmt(s), fmt(m))), flush=True)
     except Stopped:
+        stopped = True
         notes.append("the grading was stopped (SIGTERM) before its end: the labs not "
                      "graded are missing from this grade")
     except Exception:  # the grader's own fault: still a results.json, saying so
@@ -725,7 +730,7 @@ def main(argv):
                      traceback.format_exc())
     finally:
         results = results_json(labs_done, time.monotonic() - start, notes)
-        with open(os.path.join(args.out, "results.json"), "w", encoding="utf-8") as f:
+        with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)
         if args.keep:
             print("scratch tree kept: " + scratch)
@@ -733,9 +738,69 @@ def main(argv):
             shutil.rmtree(scratch, ignore_errors=True)
     print()
     print(summary(labs_done, notes))
-    print("\n%s/results.json written (%s of %s points)" % (
-        args.out.rstrip("/"), fmt(results["score"]), fmt(results["max_score"])))
-    return 1 if notes and not labs_done else 0
+    print("\n%s/results.json written (%s of %s points)\n" % (
+        out.rstrip("/"), fmt(results["score"]), fmt(results["max_score"])))
+    results["graded"] = bool(labs_done) or not notes
+    return results, stopped
+
+
+def grade_class(args):
+    """Every folder of --class is a submission: OUT/NAME/ gets its results.json and
+    JUnit XML, OUT/class.csv a row per student (points per lab, hidden tests included).
+    What the labs share (the CPU backend, common code, tests) is built once."""
+    students = sorted(d for d in os.listdir(args.class_dir)
+                      if os.path.isdir(os.path.join(args.class_dir, d)) and d[0] != ".")
+    labs = chosen_labs(args, [])
+    base_dir = tempfile.mkdtemp(prefix="grade-base-")
+    rows = []
+    try:
+        base = scratch_tree(args.root, base_dir)
+        print("class of %d: building what the labs share" % len(students), flush=True)
+        for num, labdir in labs.items():
+            b = os.path.join("build", args.backend, "labs", labdir)
+            for binary in ("test_lab" + num, "hidden_lab" + num):  # skeletons: fine if not
+                make(args, base, os.path.join(b, binary), base_dir)
+        for name in students:
+            results, stopped = grade_one(args, os.path.join(args.class_dir, name),
+                                         os.path.join(args.out, name), base)
+            per_lab = {}
+            for t in results["tests"]:
+                lab = t["name"].split()[0]
+                per_lab[lab] = per_lab.get(lab, 0) + t["score"]
+            rows.append([name] + [fmt(per_lab.get("lab" + n, 0)) for n in labs] +
+                        [fmt(results["score"]), fmt(results["max_score"])])
+            if stopped:
+                break
+    finally:
+        shutil.rmtree(base_dir, ignore_errors=True)
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "class.csv"), "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["student"] + ["lab" + n for n in labs] + ["score", "max_score"])
+            w.writerows(rows)
+    print("%-24s %s" % ("student", " ".join("%8s" % ("lab" + n) for n in labs) + "    total"))
+    for row in rows:
+        print("%-24s %s %8s/%s" % (row[0], " ".join("%8s" % x for x in row[1:-2]), row[-2],
+                                     row[-1]))
+    print("\n%s written (%d students)" % (os.path.join(args.out, "class.csv"), len(rows)))
+    return 0
+
+
+def main(argv):
+    global RUN_AS
+    args = parse_args(argv)
+    if args.classroom:
+        with open(args.classroom, encoding="utf-8") as f:
+            print(classroom_payload(json.load(f)))
+        return 0
+    if args.run_as:
+        user = pwd.getpwnam(args.run_as)
+        RUN_AS = (user.pw_uid, user.pw_gid)
+    signal.signal(signal.SIGTERM, stop)
+    if args.class_dir:
+        return grade_class(args)
+    results, _ = grade_one(args, args.student, args.out)
+    return 0 if results.pop("graded") else 1
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ the CPU backend (common/cpu/cpu.mk) or BACKEND=cuda on a GPU. The dist test unpa
 """
 import argparse
 import base64
+import csv
 import json
 import os
 import shutil
@@ -366,6 +367,40 @@ class LabTimeLimit(GradingBase):
                       self.tests["lab01 one_block"]["output"])
         self.assertIn("not run", self.tests["lab01 grid_2d"]["output"])
         self.assertLess(self.secs, 60 if BACKEND == "cpu" else 300)
+
+
+class Class(unittest.TestCase):
+    """make grade CLASS=dir: a folder per student, the shared build made once; a student's
+    file is rebuilt on top of it (the solution gets full marks, not the skeleton's)."""
+
+    def test_class(self):
+        if not KERNELS_RUN:
+            self.skipTest(SKIP_WHY)
+        tmp = tempfile.mkdtemp(prefix="test-grader-class-")
+        try:
+            subs = os.path.join(tmp, "subs")
+            for name in ("alice", "bob", "carol"):
+                os.makedirs(os.path.join(subs, name))
+            shutil.copy(os.path.join(ROOT, "solutions", "lab01-vector-add", "vector_add.cu"),
+                        os.path.join(subs, "alice"))
+            shutil.copy(os.path.join(FIXTURES, "compile_error", "vector_add.cu"),
+                        os.path.join(subs, "bob"))
+            out = os.path.join(tmp, "out")
+            p = subprocess.run(["make", "--no-print-directory", "grade", "CLASS=" + subs,
+                                "LAB=01", "GRADE_OUT=" + out, "BACKEND=" + BACKEND]
+                               + MAKE_VARS[1:], cwd=ROOT, env=clean_env(),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True, timeout=600)
+            with open(os.path.join(out, "class.csv"), encoding="utf-8") as f:
+                rows = {r[0]: r for r in csv.reader(f)}
+            self.assertEqual(rows["student"], ["student", "lab01", "score", "max_score"])
+            self.assertEqual(rows["alice"][2], rows["alice"][3], p.stdout)
+            self.assertEqual(rows["bob"][2], "0")
+            self.assertEqual(rows["carol"][2], "0")
+            for name in ("alice", "bob", "carol"):
+                self.assertTrue(os.path.exists(os.path.join(out, name, "results.json")))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 class Dist(unittest.TestCase):
