@@ -611,7 +611,7 @@ def classroom_payload(results):
               "test_code": "", "filename": "", "line_no": 0, "duration": 0}
              for t in results["tests"] if "status" in t]  # 0-of-0 notes: no pass, no fail
     payload = {"version": 1, "max_score": results["max_score"], "tests": tests,
-               "status": "pass" if results["score"] >= results["max_score"] else "fail"}
+               "status": "pass" if 0 < results["max_score"] <= results["score"] else "fail"}
     return base64.b64encode(json.dumps(payload).encode()).decode()
 
 
