@@ -375,9 +375,10 @@ static std::string who_waits(Worker *w) {
 
 static void report(Worker *w, const char *what, const std::string &detail) {
   const Kernel &k = w->job->k;
+  w->failed = true;
+  if (w->job->failed.exchange(true)) return;  // one line per launch, whatever the workers
   fprintf(stderr, "cuda-cpu: %s in kernel %s (launched at %s:%d), block (%u,%u,%u): %s\n", what, k.name, k.file,
           k.line, blockIdx.x, blockIdx.y, blockIdx.z, detail.c_str());
-  w->failed = true;
 }
 
 // Every live thread waits at a barrier: release it if it is the same one for all of them.
