@@ -336,8 +336,8 @@ def make(args, tree, target, workdir):
 def compiler_message(log):
     """The lines of a failed build worth reading: the diagnostics, not make's echo."""
     keep = [line for line in log.splitlines()
-            if re.search(r"error|warning|note:|\^|^\s+\d+ \|", line, re.I)
-            and not line.startswith(("nvcc ", "gcc ", "make", "cucc "))]
+            if re.search(r"error|warning|note:|undefined reference|\^|^\s+\d+ \|", line, re.I)
+            and not line.startswith(("nvcc ", "gcc ", "g++ ", "make", "common/cpu/cucc "))]
     text = "\n".join(keep) if keep else log
     return text[-OUTPUT_LIMIT:]
 
@@ -402,7 +402,7 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
             ok, why = False, broken
         else:
             ok, log = make(args, tree, binary, workdir)
-            why = "" if ok else "did not compile, so it scores 0:\n" + compiler_message(log)
+            why = "" if ok else "did not compile (or link), so it scores 0:\n" + compiler_message(log)
             if ok:
                 names = list_tests(os.path.join(tree, binary), tree, workdir) or names
             if suite == "hidden":  # built: its source need not wait where the student's code runs
