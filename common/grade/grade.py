@@ -402,7 +402,8 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
             ok, why = False, broken
         else:
             ok, log = make(args, tree, binary, workdir)
-            why = "" if ok else "did not compile (or link), so it scores 0:\n" + compiler_message(log)
+            why = "" if ok else ("did not compile (or link), so it scores 0:\n" +
+                                 compiler_message(log))
             if ok:
                 names = list_tests(os.path.join(tree, binary), tree, workdir) or names
             if suite == "hidden":  # built: its source need not wait where the student's code runs
