@@ -140,12 +140,12 @@ static void test_reduce(void **state)
 static void test_warp_ops(void **state)
 {
     (void)state;
-    int out[16 * 96];
+    int out[20 * 96];
     for (int threads = 96; threads >= 48; threads -= 48) EACH_ORDER(o) {
         memset(out, 0, sizeof out);
         assert_int_equal(tk_warp_ops(out, threads), 0);
         for (int t = 0; t < threads; t++) {
-            int lane = t % 32, w = t / 32, *r = out + 16 * t;
+            int lane = t % 32, w = t / 32, *r = out + 20 * t;
 #define V(l) ((l) * 3 + 1)
             if (w == 1 && threads % 32 == 0) {
                 assert_int_equal(r[0], V(31 - lane));
@@ -160,9 +160,14 @@ static void test_warp_ops(void **state)
                 assert_int_equal((unsigned)r[9], 0xffffffffu);
                 assert_int_equal(r[10], lane ^ 1);
                 assert_int_equal(r[11], V(8));
+                assert_int_equal((unsigned)r[17], 0xfu << (lane / 4 * 4));
+                assert_int_equal(r[18], V(lane / 16 * 16 + 3));
+                assert_int_equal(r[19], 32);
             } else {
                 for (int k = 0; k < 12; k++) assert_int_equal(r[k], 0);
+                for (int k = 17; k < 20; k++) assert_int_equal(r[k], 0);
             }
+            assert_int_equal((unsigned)r[16], lane < 10 ? 0x3ffu : 0u);
             if (lane < 16)
                 assert_int_equal(r[12], 0xaaaa + V(15 - lane));
             int lanes = threads - 32 * w < 32 ? threads - 32 * w : 32;
@@ -311,6 +316,18 @@ static void test_missing_barrier(void **state)
     }
     assert_int_equal(wrong, 255);
     setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+}
+
+static void test_bad_schedule(void **state)
+{
+    (void)state;
+    cpu_only();
+    int in[3] = {1, 2, 3};
+    long long sum;
+    setenv("CUDA_CPU_SCHEDULE", "backwards", 1);
+    int e = tk_reduce(0, in, 3, &sum);
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+    assert_int_equal(e, cudaErrorInvalidValue);
 }
 
 /* Runs wrong kernel `which` with stderr captured; returns its error and what it printed. */
@@ -476,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_device),
         cmocka_unit_test(test_poison),
         cmocka_unit_test(test_missing_barrier),
+        cmocka_unit_test(test_bad_schedule),
         cmocka_unit_test(test_divergent_barrier),
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_strict),

@@ -264,7 +264,7 @@ extern "C" int tk_reduce(int variant, const int *in, int n, long long *sum)
 __global__ void warp_ops(int *out)
 {
     int lane = threadIdx.x & 31, w = threadIdx.x / 32, v = lane * 3 + 1;
-    int *o = out + 16 * threadIdx.x;
+    int *o = out + 20 * threadIdx.x;
     if (w == 1 && blockDim.x % 32 == 0) {
         o[0] = __shfl_sync(FULL, v, 31 - lane);
         o[1] = __shfl_up_sync(FULL, v, 3);
@@ -280,7 +280,12 @@ __global__ void warp_ops(int *out)
         o[10] = (int)(d * 2);
         __syncwarp();
         o[11] = __shfl_sync(FULL, v, 40);
+        o[17] = (int)__match_any_sync(FULL, lane / 4);
+        o[18] = __shfl_sync(FULL, v, 3, 16);
+        o[19] = __popc(__ballot_sync(FULL, 1));
     }
+    if (lane < 10) /* the lanes that take a branch are the active ones */
+        o[16] = (int)__activemask();
     if (lane < 16) /* half a warp, with the matching mask */
         o[12] = (int)__ballot_sync(0x0000ffffu, lane & 1) + __shfl_sync(0x0000ffffu, v, 15 - lane);
     unsigned short_warp = __ballot_sync(__activemask(), 1); /* block of 48: a warp of 16 lanes */
@@ -291,7 +296,7 @@ __global__ void warp_ops(int *out)
 
 extern "C" int tk_warp_ops(int *out, int threads)
 {
-    return on_device(out, 16 * threads, [&](int *d) { warp_ops<<<1, threads>>>(d); });
+    return on_device(out, 20 * threads, [&](int *d) { warp_ops<<<1, threads>>>(d); });
 }
 
 /* ------------------------------------------------------------------ atomics */

@@ -292,18 +292,25 @@ static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr)
     wp.mixed &= wp.coll != 0;
   }
   if (wp.step && !wp.runnable) {
+    // Volatile accesses go all together. Lanes at __activemask go when no access is left, those
+    // at the first line in the file first: lanes that skipped a branch wait there for the lanes
+    // in it, as if the warp reconverged after the branch.
+    unsigned go = 0, first = 0;
     for (unsigned m = wp.step; m; m &= m - 1) {
       Thread &g = lanes[__builtin_ctz(m)];
-      g.res = 0;
-      if (g.op == ACTIVEMASK)
-        for (unsigned k = wp.step; k; k &= k - 1) {
-          Thread &h = lanes[__builtin_ctz(k)];
-          if (h.op == ACTIVEMASK && h.line == g.line && h.file == g.file) g.res |= 1u << __builtin_ctz(k);
-        }
+      if (g.op == ACCESS) go |= 1u << __builtin_ctz(m);
+      else if (!first || g.line < lanes[first - 1].line) first = __builtin_ctz(m) + 1;
     }
-    unsigned m = wp.step;
-    wp.step = 0;
-    for (; m; m &= m - 1) ready(&lanes[__builtin_ctz(m)]);
+    if (!go)
+      for (unsigned m = wp.step; m; m &= m - 1) {
+        Thread &g = lanes[__builtin_ctz(m)];
+        if (g.line == lanes[first - 1].line && g.file == lanes[first - 1].file) go |= 1u << __builtin_ctz(m);
+      }
+    wp.step &= ~go;
+    for (unsigned m = go; m; m &= m - 1) {
+      lanes[__builtin_ctz(m)].res = go;
+      ready(&lanes[__builtin_ctz(m)]);
+    }
   }
 }
 
