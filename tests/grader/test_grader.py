@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """The grader's own tests (`make test-grader`).
 
-Unit tests of its parts run everywhere. The grading tests build and run lab01 for real,
-as `make grade` does: the pristine skeletons score 0 kernel points, the solutions full
-marks, and the broken submissions in tests/grader/fixtures/ (one that does not compile,
-one that crashes, one that hangs) lose exactly the tests they touch, within the time
-limits, with a results.json written every time. They need a backend that runs kernels:
-the CPU backend (common/cpu/cpu.mk) or BACKEND=cuda on a GPU. The dist test unpacks
-`make dist`'s tarball and builds and runs lab01's tests in it.
+Unit tests of its parts run everywhere (points files, JUnit reading, submission layouts,
+reports, the perf path against the H100 reference TSV, output caps and kill on timeout,
+a results.json even when the grader itself fails). The grading tests build and run lab01
+for real, as `make grade` does: the pristine skeletons score 0 kernel points, the
+solutions full marks, and the broken submissions in tests/grader/fixtures/ (one that does
+not compile, one that crashes, one that hangs) lose exactly the tests they touch, within
+the time limits (per test and per lab), with a results.json written every time; a class
+folder is graded student by student; a skipped test scores nothing. They need a backend
+that runs kernels: the CPU backend (common/cpu/cpu.mk) or BACKEND=cuda on a GPU. The dist
+tests unpack `make dist`'s tarball and build, test and grade lab01 in it (the Classroom
+flow), and run the Gradescope autograder as Gradescope does.
 """
 import argparse
 import base64
@@ -367,6 +371,33 @@ class LabTimeLimit(GradingBase):
                       self.tests["lab01 one_block"]["output"])
         self.assertIn("not run", self.tests["lab01 grid_2d"]["output"])
         self.assertLess(self.secs, 60 if BACKEND == "cpu" else 300)
+
+
+class SkippedIsNoPass(unittest.TestCase):
+    """A CUDA build on a machine without a GPU: the kernel tests skip, and a skipped test
+    scores nothing (it says why); the perf line reports that the bench could not run."""
+
+    def test_cuda_build_without_gpu(self):
+        gpu = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL).returncode == 0 \
+            if shutil.which("nvidia-smi") else False
+        if BACKEND != "cpu" or gpu or not shutil.which("nvcc"):
+            self.skipTest("needs nvcc and no GPU")
+        out = tempfile.mkdtemp(prefix="test-grader-")
+        try:
+            p = subprocess.run([sys.executable, os.path.join(ROOT, "common", "grade", "grade.py"),
+                                "--backend", "cuda", "--solution", "--lab", "01", "--out", out,
+                                "--make-var", "ARCH=90", "--tests", "args_rejected", "one_block"],
+                               cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, universal_newlines=True, timeout=600)
+            with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+                results = json.load(f)
+            self.assertEqual(len(results["tests"]), 2, p.stdout)
+            for t in results["tests"]:
+                self.assertEqual((t["score"], t["status"]), (0, "failed"))
+                self.assertIn("skipped, which scores nothing", t["output"])
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
 
 
 class Class(unittest.TestCase):
