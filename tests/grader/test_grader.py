@@ -57,6 +57,11 @@ def run_grader(out, *args):
         return json.load(f), p.stdout, secs
 
 
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def by_name(results):
     return {t["name"]: t for t in results["tests"]}
 
@@ -94,8 +99,8 @@ class PointsFile(unittest.TestCase):
                     names = grade.names_in_sources(grade.test_sources(ROOT, lab, where == "hidden"))
                     self.assertEqual(sorted(set(p["tests"]) - set(names)), [])
                     labdir = os.path.join(ROOT, "labs", labs[lab[3:]])
-                    text = "".join(open(os.path.join(labdir, f), encoding="utf-8").read()
-                                   for f in os.listdir(labdir) if f.endswith((".h", ".c")))
+                    text = "".join(read(os.path.join(labdir, f)) for f in os.listdir(labdir)
+                                   if f.endswith((".h", ".c")))
                     for perf in p["perf"]:  # a variant the lab's bench names
                         self.assertIn('"%s"' % perf["variant"], text)
 
