@@ -13,6 +13,7 @@ dist/gradescope-autograder[-labNN].zip  Gradescope's autograder: setup.sh and
 Only the last commit ships (git archive HEAD), so work in progress stays home.
 """
 import argparse
+import gzip
 import io
 import os
 import re
@@ -79,7 +80,8 @@ def exercises(root):
 
 
 def student_tarball(files, path, top="cuda-labs"):
-    with tarfile.open(path, "w:gz") as tar:
+    with open(path, "wb") as out, gzip.GzipFile(fileobj=out, mode="wb", mtime=DATE) as gz, \
+            tarfile.open(fileobj=gz, mode="w") as tar:
         for f, (mode, data) in sorted(files.items()):
             info = tarfile.TarInfo(top + "/" + f)
             info.size, info.mode, info.mtime = len(data), mode, DATE
