@@ -10,7 +10,7 @@ BUILD = build
 BACKEND = cpu
 NVCC = nvcc
 ARCH_FLAGS = -arch=native
-CUFLAGS_COMMON = -std=c++17 -O2 -g
+CUFLAGS_COMMON = -std=c++17 -O2 -g -Xcompiler -Wall,-Wextra
 endif
 
 CPU_DIR = common/cpu
@@ -43,10 +43,12 @@ ifeq ($(BACKEND),cuda)
 CPU_TEST_CU = $(NVCC) $(ARCH_FLAGS) $(CUFLAGS_COMMON)
 CPU_TEST_LD = $(NVCC) $(ARCH_FLAGS)
 CPU_TEST_DEPS =
+CPU_TEST_CFLAGS =
 else
-CPU_TEST_CU = $(CUCC) $(CUFLAGS_COMMON) -Xcompiler -Wall,-Wextra
+CPU_TEST_CU = $(CUCC) $(CUFLAGS_COMMON)
 CPU_TEST_LD = $(CUCC)
 CPU_TEST_DEPS = $(CUCC_DEPS)
+CPU_TEST_CFLAGS = $(CPU_CFLAGS)
 endif
 
 $(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu $(CPU_TEST_DEPS)
@@ -54,7 +56,7 @@ $(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu $(CPU_TEST_DEPS)
 	$(CPU_TEST_CU) -c $< -o $@
 $(CPU_TEST_DIR)/test.o: tests/test_cpu_backend.c
 	@mkdir -p $(@D)
-	gcc -std=c11 -O2 -g -Wall -Wextra $(CPU_CFLAGS) -c $< -o $@
+	gcc -std=c11 -O2 -g -Wall -Wextra $(CPU_TEST_CFLAGS) -c $< -o $@
 $(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
 	$(CPU_TEST_LD) -o $@ $^ -lcmocka
 
