@@ -630,9 +630,10 @@ unsigned lockstep(const volatile void *p, int write, const char *file, int line)
   return (unsigned)t->res;
 }
 
-Poison::Poison(void *p, size_t size) {
-  if (cur) cur->w->shared.emplace_back(p, size);
-  memset(p, kPoison, size);
+Poison::Poison(const volatile void *p, size_t size) {
+  void *q = const_cast<void *>(p);
+  if (cur) cur->w->shared.emplace_back(q, size);
+  memset(q, kPoison, size);
 }
 
 void yield() {

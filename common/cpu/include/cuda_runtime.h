@@ -70,7 +70,7 @@ void yield();
 extern __thread unsigned char *dynamic_smem;
 /* Registers a static __shared__ variable of the running worker, poisoned before each block. */
 struct Poison {
-  Poison(void *p, size_t size);
+  Poison(const volatile void *p, size_t size);
 };
 
 template <class T> unsigned long long bits(T v) {
