@@ -20,7 +20,7 @@ LAB_GOALS := $(filter $(NUMS),$(MAKECMDGOALS))
 BACKEND := $(or $(BACKEND),$(shell nvidia-smi -L >/dev/null 2>&1 && echo cuda || echo cpu))
 TREE := $(if $(SOLUTION),solutions,labs)
 BUILD := build
-B := $(BUILD)/$(BACKEND)
+B := $(BUILD)/$(BACKEND)$(if $(filter 1,$(SANITIZE)),-asan)
 
 # A fat binary for the architectures CUDA 13 supports (one per family) plus PTX for newer.
 ARCH := 75 80 86 89 90 100 120
@@ -38,7 +38,7 @@ INCLUDES := -I common $(addprefix -I labs/,$(LABS))
 WARN := -Wall -Wextra
 WERROR := $(CI)
 CFLAGS := -std=c11 -O2 -g $(WARN) $(if $(WERROR),-Werror) -D_POSIX_C_SOURCE=200809L \
-          $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
+          $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
 CUFLAGS_COMMON := -std=c++17 -O3 -g -Xcompiler $(subst $() ,$(comma),$(WARN))
 # Warnings block the solutions and common code under WERROR=1; a student's skeleton is
 # allowed its unused variables while the TODOs are open.
@@ -155,8 +155,10 @@ bench: $(NUMS:=-bench)
 plot: $(NUMS:=-plot)
 else
 # The README's test command: solutions pass, skeletons are current and fail, nvcc builds it all.
-test: check-skeletons nvcc-check $(if $(wildcard common/cpu/cpu.mk),test-cpu-backend)
-	@$(MAKE) --no-print-directory SOLUTION=1 $(NUMS:=-test)
+# On the CPU backend the solutions run under AddressSanitizer and UBSan: an out-of-bounds
+# write in a kernel fails the run instead of landing in the poison.
+test: check-skeletons nvcc-check test-cpu-backend test-grader
+	@$(MAKE) --no-print-directory SOLUTION=1 $(if $(filter cpu,$(BACKEND)),SANITIZE=1) $(NUMS:=-test)
 	@$(MAKE) --no-print-directory skeletons-fail
 run: $(NUMS:=-run)
 bench: $(NUMS:=-bench)
@@ -181,7 +183,12 @@ check-skeletons:
 
 # Every .cu (common, skeletons, solutions) through the real nvcc, whatever the backend.
 NVCC_CHECK := $(patsubst %.cu,$(BUILD)/nvcc/%.o,$(COMMON_CU) $(wildcard labs/*/*.cu solutions/*/*.cu))
+ifneq ($(shell command -v $(NVCC)),)
 nvcc-check: $(NVCC_CHECK)
+else
+nvcc-check:
+	@echo "nvcc-check: no $(NVCC) on the PATH, so the .cu files were not built with nvcc"
+endif
 $(BUILD)/nvcc/%.o: %.cu $(wildcard common/*.h)
 	@mkdir -p $(@D)
 	$(NVCC) $(CUFLAGS_COMMON) $(ARCH_FLAGS) $(CUWERROR) -DBACKEND_CUDA $(INCLUDES) -c $< -o $@
