@@ -155,10 +155,12 @@ bench: $(NUMS:=-bench)
 plot: $(NUMS:=-plot)
 else
 # The README's test command: solutions pass, skeletons are current and fail, nvcc builds it all.
-# On the CPU backend the solutions run under AddressSanitizer and UBSan: an out-of-bounds
-# write in a kernel fails the run instead of landing in the poison.
-test: check-skeletons nvcc-check test-cpu-backend test-grader
-	@$(MAKE) --no-print-directory SOLUTION=1 $(if $(filter cpu,$(BACKEND)),SANITIZE=1) $(NUMS:=-test)
+# On the CPU backend the backend's tests and the solutions run under AddressSanitizer and
+# UBSan: an out-of-bounds write in a kernel fails the run instead of landing in the poison.
+TEST_SANITIZE := $(if $(filter cpu,$(BACKEND)),SANITIZE=1)
+test: check-skeletons nvcc-check test-grader
+	@$(MAKE) --no-print-directory $(TEST_SANITIZE) test-cpu-backend
+	@$(MAKE) --no-print-directory SOLUTION=1 $(TEST_SANITIZE) $(NUMS:=-test)
 	@$(MAKE) --no-print-directory skeletons-fail
 run: $(NUMS:=-run)
 bench: $(NUMS:=-bench)
