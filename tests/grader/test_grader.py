@@ -5,7 +5,7 @@ Unit tests of its parts run everywhere (points files, JUnit reading, submission 
 reports, the perf path against the H100 reference TSV, output caps and kill on timeout,
 a results.json even when the grader itself fails). The grading tests build and run lab01
 for real, as `make grade` does: the pristine skeletons score 0 kernel points, the
-solutions full marks, and the broken submissions in tests/grader/fixtures/ (one that does
+solutions full marks, and the broken submissions made from the solution by FAULTS (one that does
 not compile, one that crashes, one that hangs) lose exactly the tests they touch, within
 the time limits (per test and per lab), with a results.json written every time; a class
 folder is graded student by student; a skipped test scores nothing. They need a backend
@@ -29,7 +29,40 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FIXTURES = os.path.join(ROOT, "tests", "grader", "fixtures")
+FIXTURES = tempfile.mkdtemp(prefix="test-grader-fixtures-")  # filled by make_fixtures()
+
+# The broken submissions: lab01's solution with one fault each, laid out as students hand
+# them in (a loose file, a lab folder, a whole checkout). Made from the solution when the
+# tests start, so they follow it; each (old, new) replaces the first occurrence of old.
+FAULTS = {
+    # a name it never declared: the file does not compile
+    "compile_error/vector_add.cu": [
+        ("        c[i] = a[i] + b[i];", "        c[idx] = a[i] + b[i];")],
+    # add_one_block steps by blockIdx.x, 0 in its one block: test one_block hangs
+    "hang/lab01-vector-add/vector_add.cu": [
+        ("i < n; i += blockDim.x)", "i < n; i += blockIdx.x)")],
+    # the 2D launcher writes through a count used as an address (SIGSEGV), the float4
+    # launcher calls abort(): tests grid_2d and grid_stride_float4 crash
+    "crash/labs/lab01-vector-add/vector_add.cu": [
+        ("        dim3 grid2(1, 1);\n",
+         "        dim3 grid2(1, 1);\n        *(int *)(uintptr_t)blocks = 0;\n"),
+        ("    case ADD_GRID_STRIDE_FLOAT4:\n", "    case ADD_GRID_STRIDE_FLOAT4:\n        abort();\n")],
+}
+
+
+def make_fixtures():
+    with open(os.path.join(ROOT, "solutions", "lab01-vector-add", "vector_add.cu"),
+              encoding="utf-8") as f:
+        solution = f.read()
+    for path, edits in FAULTS.items():
+        text = solution
+        for old, new in edits:
+            if old not in text:
+                raise SystemExit("test-grader: the solution changed, fix FAULTS: " + repr(old))
+            text = text.replace(old, new, 1)
+        os.makedirs(os.path.dirname(os.path.join(FIXTURES, path)), exist_ok=True)
+        with open(os.path.join(FIXTURES, path), "w", encoding="utf-8") as f:
+            f.write(text)
 sys.path.insert(0, os.path.join(ROOT, "common", "grade"))
 sys.dont_write_bytecode = True  # no __pycache__ left in common/grade/
 import grade  # noqa: E402  (the module under test, found through the path above)
@@ -191,10 +224,16 @@ class Parts(unittest.TestCase):
         self.assertEqual([t["status"] for t in payload["tests"]], ["pass", "fail", "pass"])
 
     def test_perf_thresholds_on_a_gpu(self):
-        """The perf path with the bench stubbed by the H100 reference TSV (86 % of peak)."""
-        rows = grade.read_bench(os.path.join(ROOT, "plots", "reference", "lab01.tsv"))
-        self.assertAlmostEqual(grade.perf_value(rows["grid_stride_float4"], "%peak"), 86.26, 1)
-        self.assertGreater(grade.perf_value(rows["grid_stride_float4"], "%copy"), 96)
+        """The perf path with the bench stubbed by rows as an H100 wrote them."""
+        head = ("series\tlab\tvariant\tn\tbytes\tms_median\tms_min\tms_max\tgbs\tpct_peak"
+                "\tpeak_gbs\tcopy_gbs\tdevice\tdate\n")
+        row = "main\tlab01\t%s\t268435456\t3221225472\t1\t1\t1\t%s\t%s\t3352.3\t2992.7\tH100\t2026-11-22\n"
+        self.write("bench.tsv", head + row % ("one_block", "30.2", "0.90")
+                   + row % ("grid_2d", "2677.9", "79.88")
+                   + row % ("grid_stride_float4", "2892.2", "86.27"))
+        rows = grade.read_bench(os.path.join(self.tmp, "bench.tsv"))
+        self.assertAlmostEqual(grade.perf_value(rows["grid_stride_float4"], "%peak"), 86.27, 1)
+        self.assertAlmostEqual(grade.perf_value(rows["grid_stride_float4"], "%copy"), 96.64, 1)
         points = grade.parse_points("perf grid_stride_float4 >= 80 %peak 2\n"
                                     "perf grid_stride_float4 >= 95 %peak 1\n"
                                     "perf one_block >= 1 GB/s 1\nperf grid_2d >= 1 GB/s 1\n")
@@ -565,8 +604,12 @@ def main():
     if not KERNELS_RUN:
         print(SKIP_WHY + ": the grading tests; the grader's unit tests run")
     start = time.monotonic()
-    program = unittest.main(argv=[sys.argv[0]] + rest, exit=False,
-                            verbosity=2 if args.verbose else 1)
+    make_fixtures()
+    try:
+        program = unittest.main(argv=[sys.argv[0]] + rest, exit=False,
+                                verbosity=2 if args.verbose else 1)
+    finally:
+        shutil.rmtree(FIXTURES, ignore_errors=True)
     print("test-grader: %.0f s" % (time.monotonic() - start))
     return 0 if program.result.wasSuccessful() else 1
 
