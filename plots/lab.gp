@@ -20,6 +20,7 @@ set xtics rotate by -30 left noenhanced
 set grid ytics
 set key top center horizontal
 set bmargin 9
+set rmargin 9
 plot main using 0:9:xtic(3) with boxes lc rgb "#4477aa" title "achieved", \
      main using 0:9:(sprintf("%.0f", $9)) with labels offset 0,0.8 notitle, \
      peak with lines dt 2 lw 2 lc rgb "#cc3311" title sprintf("theoretical peak %.0f GB/s", peak), \
