@@ -47,6 +47,9 @@ LDLIBS := -lcmocka -lm
 
 # The CPU backend (common/cpu/) provides $(CUCC), a drop-in for nvcc.
 -include common/cpu/cpu.mk
+ifneq ($(CUCC_DEPS),)
+$(CUCC_DEPS): | $(BUILD)/.need-boost
+endif
 ifeq ($(BACKEND)$(CUCC),cpu)
 CUCC := $(NVCC)
 endif
@@ -133,6 +136,15 @@ $(1)-plot: plots/lab.gp $(BUILD)/.need-gnuplot
 endif
 endef
 $(foreach l,$(LABS),$(eval $(call LAB_RULES,$(firstword $(subst -, ,$(l))),$(l))))
+
+$(BUILD)/.need-boost:
+	@common/need.sh Boost.Context libboost-context-dev sh -c \
+	  "printf '#include <boost/context/detail/fcontext.hpp>\n' | g++ -E -x c++ -"
+	@mkdir -p $(@D) && touch $@
+
+$(BUILD)/.need-python3:
+	@common/need.sh python3 python3 sh -c "command -v python3"
+	@mkdir -p $(@D) && touch $@
 
 $(BUILD)/.need-gnuplot:
 	@common/need.sh gnuplot gnuplot-nox sh -c "command -v gnuplot"
@@ -252,9 +264,9 @@ endef
 $(foreach l,$(LABS),$(eval $(call HIDDEN_RULES,$(firstword $(subst -, ,$(l))),$(l))))
 
 .PHONY: grade dist test-grader
-grade: $(NEEDS)
+grade: $(NEEDS) $(BUILD)/.need-python3
 	@python3 common/grade/grade.py $(GRADE_FLAGS)
-dist:
+dist: $(BUILD)/.need-python3
 	@python3 common/grade/dist.py $(if $(LAB),--lab $(LAB))
-test-grader:
+test-grader: $(BUILD)/.need-python3
 	@python3 tests/grader/test_grader.py --backend $(BACKEND)
