@@ -11,8 +11,7 @@ static void print_columns(void)
            "max ms", "GB/s", "% peak", "% copy");
 }
 
-int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t copy_bytes,
-               int reps)
+int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t copy_bytes, int reps)
 {
     struct timing copy;
     time_t now = time(NULL);
@@ -29,8 +28,8 @@ int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t co
         perror(tsv_path);
         return LAB_EINVAL;
     }
-    fprintf(b->tsv, "series\tlab\tvariant\tn\tbytes\tms_median\tms_min\tms_max\tgbs\tpct_peak"
-                    "\tpeak_gbs\tcopy_gbs\tdevice\tdate\n");
+    fprintf(b->tsv, "series\tlab\tvariant\tkind\ttuning\tn\tbytes\tms_median\tms_min\tms_max"
+                    "\tgbs\tpct_peak\tpeak_gbs\tcopy_gbs\tdevice\tdate\n");
     printf("%s on %s (sm_%d%d, %d SMs, %.0f MiB L2), %s\n", lab, b->gpu.name, b->gpu.cc_major,
            b->gpu.cc_minor, b->gpu.sms, b->gpu.l2_bytes / 1048576.0, b->date);
     printf("theoretical peak %.0f GB/s (%d MHz x %d bit x 2 / 8); measured copy %.0f GB/s "
@@ -38,20 +37,21 @@ int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t co
            b->gpu.peak_gbs, b->gpu.mem_clock_khz / 1000, b->gpu.bus_width_bits, b->copy_gbs,
            100.0 * b->copy_gbs / b->gpu.peak_gbs);
     print_columns();
-    bench_row(b, "main", "cudaMemcpy D2D", copy_bytes / 4, 2.0 * copy_bytes, &copy);
+    bench_row(b, "main", "cudaMemcpy D2D", "copy", 0, copy_bytes / 4, 2.0 * copy_bytes, &copy);
     return LAB_OK;
 }
 
-void bench_row(struct bench *b, const char *series, const char *variant, size_t n,
-               double bytes, const struct timing *t)
+void bench_row(struct bench *b, const char *series, const char *variant, const char *kind,
+               unsigned tuning, size_t n, double bytes, const struct timing *t)
 {
     double rate = gbs(bytes, t->median_ms);
     double pct_peak = 100.0 * rate / b->gpu.peak_gbs;
-    printf("%-28s %12zu %10.4f %10.4f %10.4f %9.1f %7.1f %7.1f\n", variant, n,
-               t->median_ms, t->min_ms, t->max_ms, rate, pct_peak, 100.0 * rate / b->copy_gbs);
-    fprintf(b->tsv, "%s\t%s\t%s\t%zu\t%.0f\t%.6f\t%.6f\t%.6f\t%.2f\t%.2f\t%.1f\t%.1f\t%s\t%s\n",
-            series, b->lab, variant, n, bytes, t->median_ms, t->min_ms, t->max_ms, rate,
-            pct_peak, b->gpu.peak_gbs, b->copy_gbs, b->gpu.name, b->date);
+    printf("%-28s %12zu %10.4f %10.4f %10.4f %9.1f %7.1f %7.1f\n", variant, n, t->median_ms,
+           t->min_ms, t->max_ms, rate, pct_peak, 100.0 * rate / b->copy_gbs);
+    fprintf(b->tsv,
+            "%s\t%s\t%s\t%s\t%u\t%zu\t%.0f\t%.6f\t%.6f\t%.6f\t%.2f\t%.2f\t%.1f\t%.1f\t%s\t%s\n",
+            series, b->lab, variant, kind, tuning, n, bytes, t->median_ms, t->min_ms, t->max_ms,
+            rate, pct_peak, b->gpu.peak_gbs, b->copy_gbs, b->gpu.name, b->date);
 }
 
 void bench_close(struct bench *b)

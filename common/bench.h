@@ -1,7 +1,11 @@
 /* Bench report: one header naming the device and its ceilings, then a row per variant
- * and size, printed as a table and appended to a TSV that plots/lab.gp draws.
- * TSV columns: series lab variant n bytes ms_median ms_min ms_max gbs pct_peak peak_gbs
- * copy_gbs device date. series is "main" (bars at the main size) or "sweep" (GB/s vs n). */
+ * and size, printed as a table and written to a TSV that plots/ and common/tables.py read
+ * by column name. TSV columns:
+ *   series   main (the main size), sweep (GB/s against n) or a tuning's name ("threads":
+ *            a variant at each value, named variant/value)
+ *   lab variant kind   kind: copy (the ceiling), variant, library, cpu or extra
+ *   tuning   the value a main or sweep row ran with (0: none)
+ *   n bytes ms_median ms_min ms_max gbs pct_peak peak_gbs copy_gbs device date */
 #ifndef BENCH_H
 #define BENCH_H
 
@@ -23,11 +27,10 @@ struct bench {
 
 /* Queries the device, measures the copy ceiling on `copy_bytes`, prints the header and
  * opens `tsv_path` (its directory must exist). Returns LAB_OK or an error. */
-int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t copy_bytes,
-               int reps);
-/* One measured variant: `bytes` is the fewest bytes it must move (effective bandwidth). */
-void bench_row(struct bench *b, const char *series, const char *variant, size_t n,
-               double bytes, const struct timing *t);
+int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t copy_bytes, int reps);
+/* One measured row: `bytes` is the fewest bytes it must move (effective bandwidth). */
+void bench_row(struct bench *b, const char *series, const char *variant, const char *kind,
+               unsigned tuning, size_t n, double bytes, const struct timing *t);
 void bench_close(struct bench *b);
 
 #ifdef __cplusplus

@@ -19,20 +19,20 @@ static inline int cuda_report(cudaError_t err, const char *what, const char *fil
     return LAB_ECUDA;
 }
 
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess) {                                                         \
-            cuda_report(err_, #call, __FILE__, __LINE__);                                  \
-            exit(EXIT_FAILURE);                                                            \
-        }                                                                                  \
+#define CUDA_CHECK(call)                                  \
+    do {                                                  \
+        cudaError_t err_ = (call);                        \
+        if (err_ != cudaSuccess) {                        \
+            cuda_report(err_, #call, __FILE__, __LINE__); \
+            exit(EXIT_FAILURE);                           \
+        }                                                 \
     } while (0)
 
-#define CUDA_TRY(call)                                                                     \
-    do {                                                                                   \
-        cudaError_t err_ = (call);                                                         \
-        if (err_ != cudaSuccess)                                                           \
-            return cuda_report(err_, #call, __FILE__, __LINE__);                           \
+#define CUDA_TRY(call)                                           \
+    do {                                                         \
+        cudaError_t err_ = (call);                               \
+        if (err_ != cudaSuccess)                                 \
+            return cuda_report(err_, #call, __FILE__, __LINE__); \
     } while (0)
 
 #define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())

@@ -1,5 +1,6 @@
-/* Shared argument parsing: strict numbers, known variants, one-line errors, exit 2. */
+/* Shared argument parsing: strict numbers, known rows, one-line errors, exit 2. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,44 +11,74 @@ static void usage(const struct cli *c, FILE *out)
     fprintf(out,
             "usage: %s run|bench [options]\n"
             "  run      run each variant once and check it against the CPU reference\n"
-            "  bench    time each variant and write a TSV for the plots\n"
-            "  --n N          problem size (elements)\n"
-            "  --width W      matrix width, --height H matrix height (2D labs)\n"
-            "  --reps R       timed repetitions (median kept)\n"
-            "  --variant V    only this variant, one of:",
+            "  bench    time each variant and write a TSV for the plots\n",
             c->prog);
-    for (const char *const *v = c->variants; v && *v; v++)
-        fprintf(out, " %s", *v);
-    fprintf(out, "\n  --tsv PATH     where bench writes its rows\n"
-                 "  --sweep        bench also sweeps the size\n%s",
-            c->usage ? c->usage : "");
+    if (c->dims == 1)
+        fprintf(out, "  --n N          elements (default %zu)\n", c->n);
+    else
+        fprintf(out,
+                "  --width W      columns (default %zu)\n"
+                "  --height H     rows (default %zu)\n",
+                c->width, c->height);
+    fprintf(out,
+            "  --variant V    only this one (see below)\n"
+            "  --seed S       the random inputs' seed (default %" PRIu64 ")\n"
+            "  --reps R       bench: timed repetitions, the median is kept (default %d)\n"
+            "  --sweep        bench: also sweep the size\n"
+            "  --tsv PATH     bench: where the rows go (default %s)\n",
+            c->seed, c->reps, c->tsv);
+    if (c->usage)
+        fputs(c->usage, out);
+    fprintf(out, "variants and rows:\n");
+    for (int i = 0; i < c->count; i++)
+        fprintf(out, "  %-24s %s\n", c->names[i], c->teaches && c->teaches[i] ? c->teaches[i] : "");
 }
 
-static void fail(const struct cli *c, const char *opt, const char *value, const char *why)
+void cli_fail(const struct cli *c, const char *opt, const char *value, const char *why)
 {
-    fprintf(stderr, "%s: bad value for %s: '%s' (%s)\n", c->prog, opt, value ? value : "",
-            why);
+    fprintf(stderr, "%s: bad value for %s: '%s' (%s)\n", c->prog, opt, value ? value : "", why);
     exit(2);
 }
 
-static size_t parse_size(const struct cli *c, const char *opt, const char *s, size_t min)
+static uint64_t parse_number(const struct cli *c, const char *opt, const char *s, uint64_t min,
+                             uint64_t max)
 {
     char *end;
     unsigned long long v;
     if (!s || !*s || *s == '-')
-        fail(c, opt, s, "expected a non-negative integer");
+        cli_fail(c, opt, s, "expected a non-negative integer");
     errno = 0;
     v = strtoull(s, &end, 0);
     if (errno || *end)
-        fail(c, opt, s, "expected a non-negative integer");
+        cli_fail(c, opt, s, "expected a non-negative integer");
     if (v < min)
-        fail(c, opt, s, "too small");
-    return (size_t)v;
+        cli_fail(c, opt, s, "too small");
+    if (v > max)
+        cli_fail(c, opt, s, "too large");
+    return v;
+}
+
+static int find_row(const struct cli *c, const char *name)
+{
+    for (int i = 0; name && i < c->count; i++)
+        if (!strcmp(c->names[i], name))
+            return i;
+    return -1;
+}
+
+/* The option opt takes a value: is it one this lab has? */
+static int known(const struct cli *c, const char *opt)
+{
+    if (!strcmp(opt, "--n"))
+        return c->dims == 1;
+    if (!strcmp(opt, "--width") || !strcmp(opt, "--height"))
+        return c->dims == 2;
+    return !strcmp(opt, "--reps") || !strcmp(opt, "--variant") || !strcmp(opt, "--seed") ||
+           !strcmp(opt, "--tsv");
 }
 
 void cli_parse(struct cli *c, int argc, char **argv)
 {
-    int i = 1;
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         usage(c, stdout);
         exit(0);
@@ -56,48 +87,37 @@ void cli_parse(struct cli *c, int argc, char **argv)
         fprintf(stderr, "%s: expected a command, run or bench (try --help)\n", c->prog);
         exit(2);
     }
-    c->command = argv[i++];
-    for (; i < argc; i++) {
+    c->command = argv[1];
+    c->variant = -1;
+    for (int i = 2; i < argc; i++) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(opt, "--help")) {
+        if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
             usage(c, stdout);
             exit(0);
         } else if (!strcmp(opt, "--sweep")) {
             c->sweep = 1;
             continue;
-        } else if (!strcmp(opt, "--n")) {
-            c->n = parse_size(c, opt, val, 0);
-        } else if (!strcmp(opt, "--width")) {
-            c->width = parse_size(c, opt, val, 1);
-        } else if (!strcmp(opt, "--height")) {
-            c->height = parse_size(c, opt, val, 1);
-        } else if (!strcmp(opt, "--reps")) {
-            size_t r = parse_size(c, opt, val, 1);
-            if (r > 100000)
-                fail(c, opt, val, "at most 100000");
-            c->reps = (int)r;
-        } else if (!strcmp(opt, "--variant")) {
-            c->variant = val;
-            if (!val || cli_variant(c) < 0)
-                fail(c, opt, val, "unknown variant, see --help");
-        } else if (!strcmp(opt, "--tsv")) {
-            if (!val || !*val)
-                fail(c, opt, val, "expected a file name");
-            c->tsv = val;
-        } else {
+        } else if (!known(c, opt)) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", c->prog, opt);
             exit(2);
+        } else if (!strcmp(opt, "--n")) {
+            c->n = parse_number(c, opt, val, 0, SIZE_MAX);
+        } else if (!strcmp(opt, "--width")) {
+            c->width = parse_number(c, opt, val, 1, SIZE_MAX);
+        } else if (!strcmp(opt, "--height")) {
+            c->height = parse_number(c, opt, val, 1, SIZE_MAX);
+        } else if (!strcmp(opt, "--reps")) {
+            c->reps = (int)parse_number(c, opt, val, 1, 100000);
+        } else if (!strcmp(opt, "--seed")) {
+            c->seed = parse_number(c, opt, val, 0, UINT64_MAX);
+        } else if (!strcmp(opt, "--variant")) {
+            if ((c->variant = find_row(c, val)) < 0)
+                cli_fail(c, opt, val, "unknown variant, see --help");
+        } else if (!strcmp(opt, "--tsv")) {
+            if (!val || !*val)
+                cli_fail(c, opt, val, "expected a file name");
+            c->tsv = val;
         }
         i++; /* the option's value */
     }
-}
-
-int cli_variant(const struct cli *c)
-{
-    if (!c->variant)
-        return -1;
-    for (int i = 0; c->variants && c->variants[i]; i++)
-        if (!strcmp(c->variants[i], c->variant))
-            return i;
-    return -1;
 }

@@ -1,32 +1,37 @@
-/* The command line every lab's main.c shares:
- *   labNN run|bench [--n N] [--width W --height H] [--reps R] [--variant NAME]
- *                   [--tsv PATH] [--sweep] [--help]
+/* The command line of every lab (common/driver.c reads it):
+ *   labNN run|bench [--n N | --width W --height H] [--variant NAME] [--seed S]
+ *                   [--reps R] [--sweep] [--tsv PATH] [--help]
  * A bad value prints one line naming the option and exits 2; --help prints the usage. */
 #ifndef CLI_H
 #define CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct cli {
-    const char *prog;     /* "lab01" */
-    const char *usage;    /* the lab's own lines after the common ones */
-    const char *const *variants; /* NULL-terminated names that --variant accepts */
-    const char *command;  /* "run" or "bench" */
+    const char *prog;           /* "lab01" */
+    int dims;                   /* 1: the size is --n; 2: --width and --height */
+    const char *const *names;   /* the rows --variant accepts */
+    const char *const *teaches; /* a line for each, or NULL, for --help */
+    int count;
+    const char *usage;   /* the lab's own lines for --help, or NULL */
+    const char *command; /* "run" or "bench" */
     size_t n, width, height;
     int reps;
-    const char *variant;  /* NULL: every variant */
-    const char *tsv;      /* where bench writes its rows */
-    int sweep;            /* bench also sweeps n */
+    int variant; /* index into names, or -1: every row */
+    uint64_t seed;
+    const char *tsv; /* where bench writes its rows */
+    int sweep;       /* bench also sweeps the size */
 };
 
-/* Fills c from argv; the caller sets the defaults (and prog, usage, variants) first. */
+/* Fills c from argv; the caller sets the defaults (and prog, dims, names, usage) first. */
 void cli_parse(struct cli *c, int argc, char **argv);
-/* Index of c->variant in c->variants, or -1 when every variant is wanted. */
-int cli_variant(const struct cli *c);
+/* The one-line error for a bad value of opt, then exit(2). */
+void cli_fail(const struct cli *c, const char *opt, const char *value, const char *why);
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,28 @@
 #!/bin/sh
-# usage: common/need.sh WHAT PACKAGE CHECK...
-# Runs the CHECK command; when it fails, installs the Debian PACKAGE if we are root with
-# apt-get, else prints the one command that installs it and fails.
-what=$1 pkg=$2
-shift 2
-"$@" >/dev/null 2>&1 && exit 0
+# usage: common/need.sh NAME
+# Checks for NAME of mk/packages.txt; when it is missing, installs its Debian packages if we
+# are root with apt-get, else prints the one command that installs them and fails.
+here=$(dirname "$0")
+line=$(awk -v name="$1" '!/^#/ && $1 == name' "$here/../mk/packages.txt")
+[ -n "$line" ] || { echo "need.sh: $1 is not in mk/packages.txt" >&2; exit 2; }
+check=$(echo "$line" | awk '{ print $2 }')
+pkgs=$(echo "$line" | awk '{ for (i = 4; i <= NF; i++) printf "%s ", $i }')
+
+there() {
+    case $check in
+    cmd:*) command -v "${check#cmd:}" ;;
+    c:*) printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <%s>\n' \
+        "${check#c:}" | ${CC:-gcc} -E -x c - ;;
+    c++:*) printf '#include <%s>\n' "${check#c++:}" | ${CXX:-g++} -E -x c++ - ;;
+    tex:*) kpsewhich "${check#tex:}" ;;
+    esac
+} >/dev/null 2>&1
+
+there && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing $what (Debian package $pkg)"
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkg; } \
-        >/dev/null 2>&1 && "$@" >/dev/null 2>&1 && exit 0
+    echo "installing $1 (Debian: $pkgs)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs; } \
+        >/dev/null 2>&1 && there && exit 0
 fi
-echo "missing $what: install it with: sudo apt-get install $pkg" >&2
+echo "missing $1: install it with: sudo apt-get install $pkgs" >&2
 exit 1

@@ -1,4 +1,4 @@
-/* Shared test helpers: seeds, random data, thread orders, device check. */
+/* Shared test helpers: the test list, seeds, random data, thread orders, device check. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,37 +7,43 @@
 #include <stdarg.h>
 #include <cmocka.h>
 #include "gpu.h"
+#include "rng.h"
 #include "testkit.h"
 
-static uint64_t state;
+static struct rng stream;
+static int seeded;
 
-uint64_t testkit_next(void)
+static struct rng *random_stream(void)
 {
-    uint64_t z;
-    if (!state) {
+    if (!seeded) {
         const char *env = getenv("TEST_SEED");
         uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
         fprintf(stderr, "random seed %llu (TEST_SEED=%llu repeats this run)\n",
                 (unsigned long long)seed, (unsigned long long)seed);
-        state = seed ? seed : 1;
+        stream = rng_new(seed);
+        seeded = 1;
     }
-    z = (state += 0x9e3779b97f4a7c15ull); /* splitmix64 */
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return &stream;
+}
+
+uint64_t testkit_next(void)
+{
+    return rng_next(random_stream());
 }
 
 void testkit_floats(float *x, size_t n, float lo, float hi)
 {
-    for (size_t i = 0; i < n; i++)
-        x[i] = lo + (hi - lo) * (float)((testkit_next() >> 40) / 16777216.0);
+    rng_floats(random_stream(), x, n, lo, hi);
 }
 
 void testkit_ints(int *x, size_t n, int lo, int hi)
 {
-    uint64_t span = (uint64_t)((int64_t)hi - lo) + 1;
-    for (size_t i = 0; i < n; i++)
-        x[i] = (int)(lo + (int64_t)(testkit_next() % span));
+    rng_ints(random_stream(), x, n, lo, hi);
+}
+
+void testkit_bytes(void *x, size_t n)
+{
+    rng_bytes(random_stream(), x, n);
 }
 
 int testkit_device(void)
@@ -82,41 +88,77 @@ const char *testkit_order_name(int i)
     return orders[i];
 }
 
-size_t testkit_first_diff(const void *got, const void *want, size_t n, size_t elem_bytes)
+/* ---------------------------------------------------------------- the test list */
+
+/* One test as cmocka runs it: the lab's entry, and its variant for a per-variant one. */
+struct entry {
+    const struct testkit_test *test;
+    int variant;
+};
+
+static void run_entry(void **state)
 {
-    const unsigned char *g = got, *w = want;
-    for (size_t i = 0; i < n; i++)
-        if (memcmp(g + i * elem_bytes, w + i * elem_bytes, elem_bytes))
-            return i;
-    return n;
+    const struct entry *e = *state;
+    if (!e->test->host)
+        REQUIRE_DEVICE();
+    if (e->test->per_variant)
+        e->test->per_variant(e->variant);
+    else
+        e->test->fn();
 }
 
-int testkit_run(const char *group, const struct CMUnitTest *tests, size_t count, int argc,
-                char **argv)
+/* Every test of the list, per-variant ones expanded. Returns the count. */
+static size_t expand(const struct testkit_test *tests, size_t count,
+                     const struct lab_variant *variants, int nvariants, struct entry *out,
+                     struct CMUnitTest *units)
 {
-    struct CMUnitTest *chosen;
     size_t k = 0;
-    int status;
-    if (argc < 2)
-        return _cmocka_run_group_tests(group, tests, count, NULL, NULL);
-    if (!strcmp(argv[1], "--list")) {
-        for (size_t i = 0; i < count; i++)
-            printf("%s\n", tests[i].name);
-        return 0;
-    }
-    chosen = malloc(count * sizeof *chosen);
-    for (int a = 1; a < argc; a++) {
-        size_t i = 0;
-        while (i < count && strcmp(tests[i].name, argv[a]))
-            i++;
-        if (i == count) {
-            fprintf(stderr, "%s: no test named '%s' (--list names them)\n", group, argv[a]);
-            free(chosen);
-            return 2;
+    for (size_t i = 0; i < count; i++)
+        for (int v = 0; v < (tests[i].per_variant ? nvariants : 1); v++, k++) {
+            out[k] = (struct entry){&tests[i], v};
+            units[k] = (struct CMUnitTest){tests[i].per_variant ? variants[v].name : tests[i].name,
+                                           run_entry, NULL, NULL, &out[k]};
         }
-        chosen[k++] = tests[i];
+    return k;
+}
+
+static int find(const struct CMUnitTest *units, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(units[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+int testkit_main(const char *group, const struct testkit_test *tests, size_t count,
+                 const struct lab_variant *variants, int nvariants, int argc, char **argv)
+{
+    size_t most = count * (size_t)(nvariants > 1 ? nvariants : 1), n, k = 0;
+    struct entry *entries = calloc(most, sizeof *entries);
+    struct CMUnitTest *units = calloc(most, sizeof *units), *chosen = calloc(most, sizeof *chosen);
+    int status = 0;
+    n = expand(tests, count, variants, nvariants, entries, units);
+    if (argc > 1 && (!strcmp(argv[1], "--list") || !strcmp(argv[1], "--list-given"))) {
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(argv[1], "--list-given") || entries[i].test->given)
+                printf("%s\n", units[i].name);
+    } else if (argc < 2) {
+        status = _cmocka_run_group_tests(group, units, n, NULL, NULL);
+    } else {
+        for (int a = 1; a < argc && status == 0; a++) {
+            int i = find(units, n, argv[a]);
+            if (i < 0) {
+                fprintf(stderr, "%s: no test named '%s' (--list names them)\n", group, argv[a]);
+                status = 2;
+            } else {
+                chosen[k++] = units[i];
+            }
+        }
+        if (status == 0)
+            status = _cmocka_run_group_tests(group, chosen, k, NULL, NULL);
     }
-    status = _cmocka_run_group_tests(group, chosen, k, NULL, NULL);
+    free(entries);
+    free(units);
     free(chosen);
     return status;
 }

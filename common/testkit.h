@@ -1,44 +1,76 @@
-/* What every lab's cmocka tests share: fresh random inputs (seed printed, TEST_SEED to
- * repeat), the thread orders to run kernels under on the CPU backend, and the skip with
- * a one-line reason when no device can run kernels at all. Include after <cmocka.h>. */
+/* What every lab's cmocka tests share: the list of tests with what each may do in a
+ * skeleton, one test per variant of the lab's table, fresh random inputs (seed printed,
+ * TEST_SEED to repeat), the thread orders to run kernels under on the CPU backend, and
+ * the skip, with a one-line reason, of every test that needs a device when none answers.
+ * Include after <cmocka.h>. */
 #ifndef TESTKIT_H
 #define TESTKIT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lab.h"
+
+/* A lab's tests, in the order they run. Every test but a TESTKIT_HOST one needs a device:
+ * without one it skips before it starts, so it allocates nothing. */
+struct testkit_test {
+    const char *name;
+    void (*fn)(void);           /* a test of its own */
+    void (*per_variant)(int v); /* or one test per variant, named after it */
+    int given;                  /* checks given code: may pass while the TODOs are open */
+    int host;                   /* runs on the host alone: no device needed */
+};
+
+/* CPU code only (the reference): runs everywhere, and passes in a skeleton. */
+#define TESTKIT_HOST(f)   \
+    {                     \
+#f, f, NULL, 1, 1 \
+    }
+/* Code the student is given (argument checks in launch.cu): may pass in a skeleton. */
+#define TESTKIT_GIVEN(f)  \
+    {                     \
+#f, f, NULL, 1, 0 \
+    }
+/* The student's code: fails until the TODOs are done. */
+#define TESTKIT_TEST(f)   \
+    {                     \
+#f, f, NULL, 0, 0 \
+    }
+/* f(v) for every variant v of the table, each a test named after its variant. */
+#define TESTKIT_VARIANTS(f) \
+    {                       \
+#f, NULL, f, 0, 0   \
+    }
+
+/* A lab's test main. `labNN_test` runs every test; `labNN_test NAME...` those; `--list`
+ * names them (a line each), `--list-given` those that may pass in a skeleton. The grader
+ * runs each test in a process of its own, so a crash or a hang costs that test only. */
+#define TESTKIT_MAIN(group, tests, variants, nvariants)                                        \
+    int main(int argc, char **argv)                                                            \
+    {                                                                                          \
+        return testkit_main(group, tests, sizeof tests / sizeof tests[0], variants, nvariants, \
+                            argc, argv);                                                       \
+    }
+int testkit_main(const char *group, const struct testkit_test *tests, size_t count,
+                 const struct lab_variant *variants, int nvariants, int argc, char **argv);
 
 /* Skips the current test when no CUDA device answers (a CUDA build on a GPU-less box). */
-#define REQUIRE_DEVICE()                                                                   \
-    do {                                                                                   \
-        if (!testkit_device())                                                             \
-            skip();                                                                        \
+#define REQUIRE_DEVICE()       \
+    do {                       \
+        if (!testkit_device()) \
+            skip();            \
     } while (0)
-
 int testkit_device(void);
-
-/* A lab's test main: runs every test, or only those named on the command line;
- * `--list` prints the names. The grader runs each test in a process of its own, so a
- * crash or a hang costs that test only. */
-#define TESTKIT_MAIN(group, tests)                                                         \
-    int main(int argc, char **argv)                                                        \
-    {                                                                                      \
-        return testkit_run(group, tests, sizeof tests / sizeof tests[0], argc, argv);     \
-    }
-int testkit_run(const char *group, const struct CMUnitTest *tests, size_t count, int argc,
-                char **argv);
 
 /* The random stream: seeded once per process from TEST_SEED or the clock. */
 uint64_t testkit_next(void);
 void testkit_floats(float *x, size_t n, float lo, float hi);
 void testkit_ints(int *x, size_t n, int lo, int hi);
+void testkit_bytes(void *x, size_t n);
 
 /* Thread orders: on the CPU backend forward, reverse and a random one (a missing
  * __syncthreads shows as a wrong answer under one of them); on a GPU, the GPU's own. */
 int testkit_orders(void);
 void testkit_set_order(int i);
 const char *testkit_order_name(int i);
-
-/* Index of the first element of got that differs from want bit for bit, or n. */
-size_t testkit_first_diff(const void *got, const void *want, size_t n, size_t elem_bytes);
 
 #endif

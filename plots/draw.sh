@@ -5,9 +5,11 @@
 # plots/LAB-sweep.png and .svg (GB/s against n, log axis). NOTE goes into the titles.
 lab=$1 tsv=$2 note=$3
 [ -s "$tsv" ] || { echo "$lab plot: no measurements in $tsv" >&2; exit 1; }
-device=$(awk -F'\t' 'NR == 2 { print $13 }' "$tsv")
-date=$(awk -F'\t' 'NR == 2 { print $14 }' "$tsv")
-title="$lab on $device, $date${note:+ ($note)}"
+column() { # the first data row's value in the column named $1
+    awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+                             NR == 2 { print $c; exit }' "$tsv"
+}
+title="$lab on $(column device), $(column date)${note:+ ($note)}"
 for term in png svg; do
     gnuplot -e "tsv='$tsv'; out='plots/$lab.$term'; term='$term'; title='$title'" plots/lab.gp || exit 1
     if grep -q '^sweep' "$tsv"; then

@@ -47,22 +47,28 @@ static int next_int(int bound)
 }
 
 /* ------------------------------------------------------------------ shapes and indices */
-static void check_indices(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz)
+static void check_indices(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                          unsigned bz)
 {
     unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
     size_t threads = (size_t)gx * gy * gz * bx * by * bz;
     int *out = calloc(4 * threads, sizeof *out);
-    EACH_ORDER(o) {
+    EACH_ORDER(o)
+    {
         memset(out, 0, 4 * threads * sizeof *out);
         assert_int_equal(tk_indices(grid, block, out), 0);
         size_t i = 0;
-        for (unsigned z = 0; z < gz; z++) for (unsigned y = 0; y < gy; y++) for (unsigned x = 0; x < gx; x++)
-        for (unsigned tz = 0; tz < bz; tz++) for (unsigned ty = 0; ty < by; ty++) for (unsigned tx = 0; tx < bx; tx++, i++) {
-            assert_int_equal(out[4 * i], (int)(x | y << 8 | z << 16));
-            assert_int_equal(out[4 * i + 1], (int)(tx | ty << 11 | tz << 22));
-            assert_int_equal(out[4 * i + 2], (int)(bx * by * bz));
-            assert_int_equal(out[4 * i + 3], (int)(gx * gy * gz + 32));
-        }
+        for (unsigned z = 0; z < gz; z++)
+            for (unsigned y = 0; y < gy; y++)
+                for (unsigned x = 0; x < gx; x++)
+                    for (unsigned tz = 0; tz < bz; tz++)
+                        for (unsigned ty = 0; ty < by; ty++)
+                            for (unsigned tx = 0; tx < bx; tx++, i++) {
+                                assert_int_equal(out[4 * i], (int)(x | y << 8 | z << 16));
+                                assert_int_equal(out[4 * i + 1], (int)(tx | ty << 11 | tz << 22));
+                                assert_int_equal(out[4 * i + 2], (int)(bx * by * bz));
+                                assert_int_equal(out[4 * i + 3], (int)(gx * gy * gz + 32));
+                            }
     }
     free(out);
 }
@@ -84,12 +90,16 @@ static void test_reverse(void **state)
     static const int sizes[] = {1, 33, 1024};
     int data[1024];
     for (int dynamic = 0; dynamic < 2; dynamic++)
-        for (int s = 0; s < 3; s++) EACH_ORDER(o) {
-            int n = sizes[s];
-            for (int i = 0; i < n; i++) data[i] = i * 3 + o;
-            assert_int_equal(tk_reverse(dynamic, data, n), 0);
-            for (int i = 0; i < n; i++) assert_int_equal(data[i], (n - 1 - i) * 3 + o);
-        }
+        for (int s = 0; s < 3; s++)
+            EACH_ORDER(o)
+            {
+                int n = sizes[s];
+                for (int i = 0; i < n; i++)
+                    data[i] = i * 3 + o;
+                assert_int_equal(tk_reverse(dynamic, data, n), 0);
+                for (int i = 0; i < n; i++)
+                    assert_int_equal(data[i], (n - 1 - i) * 3 + o);
+            }
 }
 
 static void test_early_return(void **state)
@@ -97,12 +107,16 @@ static void test_early_return(void **state)
     (void)state;
     int data[1024];
     static const int shapes[][2] = {{1, 1}, {20, 33}, {33, 64}, {1000, 1024}};
-    for (int s = 0; s < 4; s++) EACH_ORDER(o) {
-        int n = shapes[s][0];
-        for (int i = 0; i < n; i++) data[i] = i + o;
-        assert_int_equal(tk_early_return(data, n, shapes[s][1]), 0);
-        for (int i = 0; i < n; i++) assert_int_equal(data[i], 2 * ((i + 1) % n + o));
-    }
+    for (int s = 0; s < 4; s++)
+        EACH_ORDER(o)
+        {
+            int n = shapes[s][0];
+            for (int i = 0; i < n; i++)
+                data[i] = i + o;
+            assert_int_equal(tk_early_return(data, n, shapes[s][1]), 0);
+            for (int i = 0; i < n; i++)
+                assert_int_equal(data[i], 2 * ((i + 1) % n + o));
+        }
 }
 
 static void test_transpose(void **state)
@@ -110,11 +124,14 @@ static void test_transpose(void **state)
     (void)state;
     enum { R = 33, C = 70 };
     int m[R * C];
-    EACH_ORDER(o) {
-        for (int i = 0; i < R * C; i++) m[i] = i + o;
+    EACH_ORDER(o)
+    {
+        for (int i = 0; i < R * C; i++)
+            m[i] = i + o;
         assert_int_equal(tk_transpose(m, R, C), 0);
         for (int r = 0; r < R; r++)
-            for (int c = 0; c < C; c++) assert_int_equal(m[c * R + r], r * C + c + o);
+            for (int c = 0; c < C; c++)
+                assert_int_equal(m[c * R + r], r * C + c + o);
     }
 }
 
@@ -127,11 +144,16 @@ static void test_reduce(void **state)
     for (int s = 0; s < 7; s++) {
         int n = sizes[s];
         long long want = 0, got;
-        for (int i = 0; i < n; i++) in[i] = next_int(2001) - 1000, want += in[i];
-        for (int v = 0; v < 4; v++) EACH_ORDER(o) {
-            assert_int_equal(tk_reduce(v, in, n, &got), 0);
-            if (got != want) fail_msg("variant %d, n = %d, order %s: %lld, want %lld", v, n, orders[o], got, want);
-        }
+        for (int i = 0; i < n; i++)
+            in[i] = next_int(2001) - 1000, want += in[i];
+        for (int v = 0; v < 4; v++)
+            EACH_ORDER(o)
+            {
+                assert_int_equal(tk_reduce(v, in, n, &got), 0);
+                if (got != want)
+                    fail_msg("variant %d, n = %d, order %s: %lld, want %lld", v, n, orders[o], got,
+                             want);
+            }
     }
     free(in);
 }
@@ -141,73 +163,85 @@ static void test_warp_ops(void **state)
 {
     (void)state;
     int out[20 * 96];
-    for (int threads = 96; threads >= 48; threads -= 48) EACH_ORDER(o) {
-        memset(out, 0, sizeof out);
-        assert_int_equal(tk_warp_ops(out, threads), 0);
-        for (int t = 0; t < threads; t++) {
-            int lane = t % 32, w = t / 32, *r = out + 20 * t;
-#define V(l) ((l) * 3 + 1)
-            if (w == 1 && threads % 32 == 0) {
-                assert_int_equal(r[0], V(31 - lane));
-                assert_int_equal(r[1], V(lane >= 3 ? lane - 3 : lane));
-                assert_int_equal(r[2], V(lane + 7 < 32 ? lane + 7 : lane));
-                assert_int_equal(r[3], V(lane ^ 5));
-                assert_int_equal(r[4], V(lane % 8 + 3 < 8 ? lane + 3 : lane));
-                assert_int_equal(r[5], V(lane ^ 9));
-                assert_int_equal((unsigned)r[6], 0x49249249u);
-                assert_int_equal(r[7], 1);
-                assert_int_equal(r[8], 0);
-                assert_int_equal((unsigned)r[9], 0xffffffffu);
-                assert_int_equal(r[10], lane ^ 1);
-                assert_int_equal(r[11], V(8));
-                assert_int_equal((unsigned)r[17], 0xfu << (lane / 4 * 4));
-                assert_int_equal(r[18], V(lane / 16 * 16 + 3));
-                assert_int_equal(r[19], 32);
-            } else {
-                for (int k = 0; k < 12; k++) assert_int_equal(r[k], 0);
-                for (int k = 17; k < 20; k++) assert_int_equal(r[k], 0);
-            }
-            assert_int_equal((unsigned)r[16], lane < 10 ? 0x3ffu : 0u);
-            if (lane < 16)
-                assert_int_equal(r[12], 0xaaaa + V(15 - lane));
-            int lanes = threads - 32 * w < 32 ? threads - 32 * w : 32;
-            assert_int_equal((unsigned)r[13], lanes == 32 ? 0xffffffffu : (1u << lanes) - 1);
-            assert_int_equal(r[14], threads == 96 ? 48 : 24);
-            assert_int_equal(r[15], 3);
+    for (int threads = 96; threads >= 48; threads -= 48)
+        EACH_ORDER(o)
+        {
+            memset(out, 0, sizeof out);
+            assert_int_equal(tk_warp_ops(out, threads), 0);
+            for (int t = 0; t < threads; t++) {
+                int lane = t % 32, w = t / 32, *r = out + 20 * t;
+#define V(l) ((l)*3 + 1)
+                if (w == 1 && threads % 32 == 0) {
+                    assert_int_equal(r[0], V(31 - lane));
+                    assert_int_equal(r[1], V(lane >= 3 ? lane - 3 : lane));
+                    assert_int_equal(r[2], V(lane + 7 < 32 ? lane + 7 : lane));
+                    assert_int_equal(r[3], V(lane ^ 5));
+                    assert_int_equal(r[4], V(lane % 8 + 3 < 8 ? lane + 3 : lane));
+                    assert_int_equal(r[5], V(lane ^ 9));
+                    assert_int_equal((unsigned)r[6], 0x49249249u);
+                    assert_int_equal(r[7], 1);
+                    assert_int_equal(r[8], 0);
+                    assert_int_equal((unsigned)r[9], 0xffffffffu);
+                    assert_int_equal(r[10], lane ^ 1);
+                    assert_int_equal(r[11], V(8));
+                    assert_int_equal((unsigned)r[17], 0xfu << (lane / 4 * 4));
+                    assert_int_equal(r[18], V(lane / 16 * 16 + 3));
+                    assert_int_equal(r[19], 32);
+                } else {
+                    for (int k = 0; k < 12; k++)
+                        assert_int_equal(r[k], 0);
+                    for (int k = 17; k < 20; k++)
+                        assert_int_equal(r[k], 0);
+                }
+                assert_int_equal((unsigned)r[16], lane < 10 ? 0x3ffu : 0u);
+                if (lane < 16)
+                    assert_int_equal(r[12], 0xaaaa + V(15 - lane));
+                int lanes = threads - 32 * w < 32 ? threads - 32 * w : 32;
+                assert_int_equal((unsigned)r[13], lanes == 32 ? 0xffffffffu : (1u << lanes) - 1);
+                assert_int_equal(r[14], threads == 96 ? 48 : 24);
+                assert_int_equal(r[15], 3);
 #undef V
+            }
         }
-    }
 }
 
 /* ------------------------------------------------------------------ atomics */
 static void check_atomics(int shared, int blocks, int threads)
 {
     int n = blocks * threads;
-    long long want[24] = {0, 0, 1 << 30, -1, -1, 0, 0, 0, -1, 0, 0xffffffffll, 0, 0, 0, 0, 0, -1, 0, 0, -1, 0, 0, 0, 0};
+    long long want[24] = {0, 0, 1 << 30, -1, -1, 0,  0, 0, -1, 0, 0xffffffffll, 0, 0, 0,
+                          0, 0, -1,      0,  0,  -1, 0, 0, 0,  0};
     unsigned long long ull_and = ~0ull, ull_or = 0;
     for (int id = 0; id < n; id++) {
         want[0] += id, want[1] -= id;
-        if (1000 - id < want[2]) want[2] = 1000 - id;
-        if (id * 7 % 1013 > want[3]) want[3] = id * 7 % 1013;
+        if (1000 - id < want[2])
+            want[2] = 1000 - id;
+        if (id * 7 % 1013 > want[3])
+            want[3] = id * 7 % 1013;
         want[4] &= ~(1 << (id % 31)), want[5] |= 1 << (id % 29), want[6] ^= id;
         want[7] += 2, want[8] += id, want[9] += id;
-        if (id + 5 < want[10]) want[10] = id + 5;
-        if (id * 3 > want[11]) want[11] = id * 3;
+        if (id + 5 < want[10])
+            want[10] = id + 5;
+        if (id * 3 > want[11])
+            want[11] = id * 3;
         want[15] += (1ll << 40) + id;
         ull_and &= ~(1ull << (id % 63)), ull_or |= 1ull << (id % 61);
         want[22] += id, want[23] += id;
     }
-    want[4] = (int)want[4], want[5] = (int)want[5], want[1] = (int)want[1], want[9] = (unsigned)want[9];
+    want[4] = (int)want[4], want[5] = (int)want[5], want[1] = (int)want[1],
+    want[9] = (unsigned)want[9];
     want[12] = n % 17, want[13] = (10 - n % 10) % 10, want[14] = n;
-    want[16] = 0, want[17] = (long long)(n - 1) << 33, want[18] = (long long)ull_and, want[19] = (long long)ull_or;
+    want[16] = 0, want[17] = (long long)(n - 1) << 33, want[18] = (long long)ull_and,
+    want[19] = (long long)ull_or;
     want[20] = 3ll * n, want[21] = want[22];
     long long got[24];
-    EACH_ORDER(o) {
+    EACH_ORDER(o)
+    {
         assert_int_equal(tk_atomics(shared, blocks, threads, got), 0);
         for (int k = 0; k < 24; k++)
             if (got[k] != want[k])
-                fail_msg("%s atomics, counter %d, order %s: %lld, want %lld", shared ? "shared" : "global", k,
-                         orders[o], got[k], want[k]);
+                fail_msg("%s atomics, counter %d, order %s: %lld, want %lld",
+                         shared ? "shared" : "global", k, orders[o], got[k], want[k]);
     }
 }
 
@@ -227,8 +261,10 @@ static void test_histogram(void **state)
     enum { N = 100003 };
     static unsigned char in[N];
     unsigned want[256] = {0}, got[256];
-    for (int i = 0; i < N; i++) in[i] = (unsigned char)(next_int(7) * next_int(37)), want[in[i]]++;
-    EACH_ORDER(o) {
+    for (int i = 0; i < N; i++)
+        in[i] = (unsigned char)(next_int(7) * next_int(37)), want[in[i]]++;
+    EACH_ORDER(o)
+    {
         assert_int_equal(tk_histogram(in, N, got), 0);
         assert_memory_equal(got, want, sizeof want);
     }
@@ -240,15 +276,18 @@ static void test_constants(void **state)
     (void)state;
     enum { N = 1000 };
     int data[N], c16[16], total;
-    for (int k = 0; k < 16; k++) c16[k] = k * k - 7;
-    for (int i = 0; i < N; i++) data[i] = i - 500;
+    for (int k = 0; k < 16; k++)
+        c16[k] = k * k - 7;
+    for (int i = 0; i < N; i++)
+        data[i] = i - 500;
     assert_int_equal(tk_constants(data, N, c16, &total), 0);
     assert_int_equal(total, N);
     for (int i = 0; i < N; i++) {
         int clz = 0;
-        while (clz < 32 && !((unsigned)(i + 1) >> (31 - clz) & 1)) clz++;
-        assert_int_equal(data[i], (i - 500) * c16[i % 16] + __builtin_popcount(i) + clz + (i < 7 ? i : 7) +
-                                      (i > 3 ? i : 3));
+        while (clz < 32 && !((unsigned)(i + 1) >> (31 - clz) & 1))
+            clz++;
+        assert_int_equal(data[i], (i - 500) * c16[i % 16] + __builtin_popcount(i) + clz +
+                                      (i < 7 ? i : 7) + (i > 3 ? i : 3));
     }
 }
 
@@ -259,7 +298,8 @@ static void test_stream_events(void **state)
     int host[N];
     float ms = -1;
     assert_int_equal(tk_stream(host, N, &ms), 0);
-    for (int i = 0; i < N; i++) assert_int_equal(host[i], 2);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(host[i], 2);
     assert_true(ms >= 0);
 }
 
@@ -280,15 +320,18 @@ static void test_device(void **state)
     (void)state;
     long long d[21];
     assert_int_equal(tk_device(d), 0);
-    long long want[] = {1, 32, 1024, 1024, 64, 2147483647, 65535, 65535, 49152, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    for (int k = 0; k < 20; k++) assert_int_equal(d[k], want[k]);
+    long long want[] = {1, 32, 1024, 1024, 64, 2147483647, 65535, 65535, 49152, 1,
+                        1, 1,  1,    1,    1,  1,          1,     1,     1,     1};
+    for (int k = 0; k < 20; k++)
+        assert_int_equal(d[k], want[k]);
     assert_true(d[20] >= 7);
 }
 
 /* ------------------------------------------------------------------ CPU backend only */
 static void cpu_only(void)
 {
-    if (!tk_is_cpu()) skip();
+    if (!tk_is_cpu())
+        skip();
 }
 
 static void test_poison(void **state)
@@ -297,7 +340,8 @@ static void test_poison(void **state)
     cpu_only();
     int out[100];
     assert_int_equal(tk_read_dynamic(out, 100), 0);
-    for (int i = 0; i < 100; i++) assert_int_equal(out[i], -1);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(out[i], -1);
 }
 
 /* Forward order hides the missing barrier (each thread reads a slot written before it ran);
@@ -309,10 +353,13 @@ static void test_missing_barrier(void **state)
     int data[256], wrong = 0;
     for (int o = 0; o < 2; o++) {
         setenv("CUDA_CPU_SCHEDULE", orders[o], 1);
-        for (int i = 0; i < 256; i++) data[i] = i + 1000;
+        for (int i = 0; i < 256; i++)
+            data[i] = i + 1000;
         assert_int_equal(tk_missing_barrier(data, 256), 0);
-        for (int i = 1; i < 256; i++) wrong += data[i] != i - 1 + 1000;
-        if (o == 0) assert_int_equal(wrong, 0);
+        for (int i = 1; i < 256; i++)
+            wrong += data[i] != i - 1 + 1000;
+        if (o == 0)
+            assert_int_equal(wrong, 0);
     }
     assert_int_equal(wrong, 255);
     setenv("CUDA_CPU_SCHEDULE", "forward", 1);
@@ -354,7 +401,8 @@ static void assert_names_lines(const char *text, const int lines[2])
     char where[64];
     for (int k = 0; k < 2; k++) {
         snprintf(where, sizeof where, "test_cpu_backend_kernels.cu:%d", lines[k]);
-        if (!strstr(text, where)) fail_msg("no %s in: %s", where, text);
+        if (!strstr(text, where))
+            fail_msg("no %s in: %s", where, text);
     }
 }
 
@@ -394,7 +442,8 @@ static void test_strict(void **state)
     cpu_only();
     int in[512];
     long long sum;
-    for (int i = 0; i < 512; i++) in[i] = i;
+    for (int i = 0; i < 512; i++)
+        in[i] = i;
     setenv("CUDA_CPU_STRICT", "1", 1);
     fflush(stderr);
     int saved = dup(2);
@@ -419,7 +468,8 @@ static void test_strict(void **state)
 static void expect_asan(int which, const char *kind)
 {
     cpu_only();
-    if (!tk_sanitized()) skip();
+    if (!tk_sanitized())
+        skip();
     char path[] = "/tmp/test_cpu_backend_XXXXXX";
     int fd = mkstemp(path);
     int lines[2] = {0, 0};
@@ -437,11 +487,13 @@ static void expect_asan(int which, const char *kind)
     close(fd);
     unlink(path);
     assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    if (!strstr(text, kind)) fail_msg("no %s in: %s", kind, text);
+    if (!strstr(text, kind))
+        fail_msg("no %s in: %s", kind, text);
     if (which == 2) {
         char where[64];
         snprintf(where, sizeof where, "test_cpu_backend_kernels.cu:%d", tk_oob_line());
-        if (!strstr(text, where)) fail_msg("no %s in: %s", where, text);
+        if (!strstr(text, where))
+            fail_msg("no %s in: %s", where, text);
     }
 }
 
@@ -465,7 +517,8 @@ static void test_workers(void **state)
     enum { N = 300000 };
     int *in = malloc(N * sizeof *in);
     long long want = 0, got;
-    for (int i = 0; i < N; i++) in[i] = next_int(100), want += in[i];
+    for (int i = 0; i < N; i++)
+        in[i] = next_int(100), want += in[i];
     setenv("CUDA_CPU_WORKERS", "2", 1);
     for (int v = 0; v < 4; v++) {
         assert_int_equal(tk_reduce(v, in, N, &got), 0);
@@ -479,26 +532,16 @@ static void test_workers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_indices),
-        cmocka_unit_test(test_reverse),
-        cmocka_unit_test(test_early_return),
-        cmocka_unit_test(test_transpose),
-        cmocka_unit_test(test_reduce),
-        cmocka_unit_test(test_warp_ops),
-        cmocka_unit_test(test_atomics),
-        cmocka_unit_test(test_histogram),
-        cmocka_unit_test(test_constants),
-        cmocka_unit_test(test_stream_events),
-        cmocka_unit_test(test_bad_launch),
-        cmocka_unit_test(test_device),
-        cmocka_unit_test(test_poison),
-        cmocka_unit_test(test_missing_barrier),
-        cmocka_unit_test(test_bad_schedule),
-        cmocka_unit_test(test_divergent_barrier),
-        cmocka_unit_test(test_deadlock),
-        cmocka_unit_test(test_strict),
-        cmocka_unit_test(test_out_of_bounds),
-        cmocka_unit_test(test_use_after_free),
+        cmocka_unit_test(test_indices),       cmocka_unit_test(test_reverse),
+        cmocka_unit_test(test_early_return),  cmocka_unit_test(test_transpose),
+        cmocka_unit_test(test_reduce),        cmocka_unit_test(test_warp_ops),
+        cmocka_unit_test(test_atomics),       cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_constants),     cmocka_unit_test(test_stream_events),
+        cmocka_unit_test(test_bad_launch),    cmocka_unit_test(test_device),
+        cmocka_unit_test(test_poison),        cmocka_unit_test(test_missing_barrier),
+        cmocka_unit_test(test_bad_schedule),  cmocka_unit_test(test_divergent_barrier),
+        cmocka_unit_test(test_deadlock),      cmocka_unit_test(test_strict),
+        cmocka_unit_test(test_out_of_bounds), cmocka_unit_test(test_use_after_free),
         cmocka_unit_test(test_workers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,22 +5,26 @@
 #include <stdio.h>
 
 #define FULL 0xffffffffu
-#define TRY(call)                                   \
-    do {                                            \
-        cudaError_t e_ = (call);                    \
-        if (e_ != cudaSuccess) return (int)e_;      \
+#define TRY(call)                \
+    do {                         \
+        cudaError_t e_ = (call); \
+        if (e_ != cudaSuccess)   \
+            return (int)e_;      \
     } while (0)
 
 /* Upload n ints, run `launch`, download n ints back into the same host array. */
-template <class F> static int on_device(int *host, size_t n, F launch)
+template <class F>
+static int on_device(int *host, size_t n, F launch)
 {
     int *d = NULL;
     TRY(cudaMalloc(&d, n * sizeof(int) + 1));
     TRY(cudaMemcpy(d, host, n * sizeof(int), cudaMemcpyHostToDevice));
     launch(d);
     cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();
-    if (e == cudaSuccess) e = cudaMemcpy(host, d, n * sizeof(int), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        e = cudaMemcpy(host, d, n * sizeof(int), cudaMemcpyDeviceToHost);
     cudaFree(d);
     return (int)e;
 }
@@ -151,7 +155,8 @@ extern "C" int tk_transpose(int *m, int rows, int cols)
 
 /* ------------------------------------------------------------------ reductions */
 /* Sequential addressing in shared memory (Harris's kernel 3), a template kernel. */
-template <unsigned B> __global__ void reduce_tree(const int *in, int *out, int n)
+template <unsigned B>
+__global__ void reduce_tree(const int *in, int *out, int n)
 {
     __shared__ int s[B];
     unsigned t = threadIdx.x, i = blockIdx.x * B + t;
@@ -167,28 +172,50 @@ template <unsigned B> __global__ void reduce_tree(const int *in, int *out, int n
 }
 
 /* Harris's kernel 6: the last warp unrolled through a volatile pointer, no __syncwarp. */
-template <unsigned B> __device__ void warp_reduce(volatile int *s, unsigned t)
+template <unsigned B>
+__device__ void warp_reduce(volatile int *s, unsigned t)
 {
-    if (B >= 64) s[t] += s[t + 32];
-    if (B >= 32) s[t] += s[t + 16];
-    if (B >= 16) s[t] += s[t + 8];
-    if (B >= 8) s[t] += s[t + 4];
-    if (B >= 4) s[t] += s[t + 2];
-    if (B >= 2) s[t] += s[t + 1];
+    if (B >= 64)
+        s[t] += s[t + 32];
+    if (B >= 32)
+        s[t] += s[t + 16];
+    if (B >= 16)
+        s[t] += s[t + 8];
+    if (B >= 8)
+        s[t] += s[t + 4];
+    if (B >= 4)
+        s[t] += s[t + 2];
+    if (B >= 2)
+        s[t] += s[t + 1];
 }
 
-template <unsigned B> __global__ void reduce_unrolled(const int *in, int *out, int n)
+template <unsigned B>
+__global__ void reduce_unrolled(const int *in, int *out, int n)
 {
     extern __shared__ int sdata[];
     unsigned t = threadIdx.x, i = blockIdx.x * B * 2 + t;
     int sum = 0;
-    if (i < (unsigned)n) sum += in[i];
-    if (i + B < (unsigned)n) sum += in[i + B];
+    if (i < (unsigned)n)
+        sum += in[i];
+    if (i + B < (unsigned)n)
+        sum += in[i + B];
     sdata[t] = sum;
     __syncthreads();
-    if (B >= 512) { if (t < 256) sdata[t] += sdata[t + 256]; __syncthreads(); }
-    if (B >= 256) { if (t < 128) sdata[t] += sdata[t + 128]; __syncthreads(); }
-    if (B >= 128) { if (t < 64) sdata[t] += sdata[t + 64]; __syncthreads(); }
+    if (B >= 512) {
+        if (t < 256)
+            sdata[t] += sdata[t + 256];
+        __syncthreads();
+    }
+    if (B >= 256) {
+        if (t < 128)
+            sdata[t] += sdata[t + 128];
+        __syncthreads();
+    }
+    if (B >= 128) {
+        if (t < 64)
+            sdata[t] += sdata[t + 64];
+        __syncthreads();
+    }
     if (t < 32)
         warp_reduce<B>(sdata, t);
     if (t == 0)
@@ -241,10 +268,14 @@ extern "C" int tk_reduce(int variant, const int *in, int n, long long *sum)
     TRY(cudaMalloc(&d_out, blocks * sizeof(int)));
     TRY(cudaMemcpy(d_in, in, n * sizeof(int), cudaMemcpyHostToDevice));
     TRY(cudaMemset(d_out, 0, blocks * sizeof(int)));
-    if (variant == 0) reduce_tree<B><<<blocks, B>>>(d_in, d_out, n);
-    if (variant == 1) reduce_unrolled<B><<<blocks, B, B * sizeof(int)>>>(d_in, d_out, n);
-    if (variant == 2) reduce_shuffle<<<blocks, B>>>(d_in, d_out, n);
-    if (variant == 3) reduce_shared_atomic<<<blocks, B>>>(d_in, d_out, n);
+    if (variant == 0)
+        reduce_tree<B><<<blocks, B>>>(d_in, d_out, n);
+    if (variant == 1)
+        reduce_unrolled<B><<<blocks, B, B * sizeof(int)>>>(d_in, d_out, n);
+    if (variant == 2)
+        reduce_shuffle<<<blocks, B>>>(d_in, d_out, n);
+    if (variant == 3)
+        reduce_shared_atomic<<<blocks, B>>>(d_in, d_out, n);
     int partial[4096];
     unsigned parts = variant >= 2 ? 1 : blocks;
     cudaError_t e = cudaGetLastError();
@@ -368,7 +399,8 @@ __global__ void atomics_shared(counters *c, int *slots)
 /* Fills out[] with the counters as ints (floats exact), from `blocks` x `threads` ids. */
 extern "C" int tk_atomics(int shared, int blocks, int threads, long long *out)
 {
-    counters h = {0, 0, 1 << 30, -1, -1, 0, 0, 0, 0, 0, ~0u, 0, 0, 0, 0, 0, ~0ull, 0, ~0ull, 0, 0, 0.0f, 0.0f, 0.0};
+    counters h = {0, 0, 1 << 30, -1, -1,    0, 0,     0, 0, 0,    ~0u,  0,
+                  0, 0, 0,       0,  ~0ull, 0, ~0ull, 0, 0, 0.0f, 0.0f, 0.0};
     int hslots[2] = {-1, 0};
     counters *d = NULL;
     int *slots = NULL;
@@ -385,11 +417,30 @@ extern "C" int tk_atomics(int shared, int blocks, int threads, long long *out)
     TRY(cudaMemcpy(hslots, slots, sizeof hslots, cudaMemcpyDeviceToHost));
     float last_f;
     memcpy(&last_f, &hslots[1], sizeof last_f);
-    long long v[] = {h.i_add, h.i_sub, h.i_min, h.i_max, h.i_and, h.i_or, h.i_xor, h.i_cas,
-                     h.i_exch_sum + (long long)hslots[0], h.u_add, h.u_min, h.u_max, h.u_inc, h.u_dec, h.u_cas,
-                     (long long)h.ull_add, (long long)h.ull_min, (long long)h.ull_max, (long long)h.ull_and,
-                     (long long)h.ull_or, (long long)h.ull_cas, (long long)h.f_add,
-                     (long long)(h.f_exch_sum + last_f), (long long)(h.d_add * 2)};
+    long long v[] = {h.i_add,
+                     h.i_sub,
+                     h.i_min,
+                     h.i_max,
+                     h.i_and,
+                     h.i_or,
+                     h.i_xor,
+                     h.i_cas,
+                     h.i_exch_sum + (long long)hslots[0],
+                     h.u_add,
+                     h.u_min,
+                     h.u_max,
+                     h.u_inc,
+                     h.u_dec,
+                     h.u_cas,
+                     (long long)h.ull_add,
+                     (long long)h.ull_min,
+                     (long long)h.ull_max,
+                     (long long)h.ull_and,
+                     (long long)h.ull_or,
+                     (long long)h.ull_cas,
+                     (long long)h.f_add,
+                     (long long)(h.f_exch_sum + last_f),
+                     (long long)(h.d_add * 2)};
     memcpy(out, v, sizeof v);
     cudaFree(d);
     cudaFree(slots);
@@ -403,7 +454,8 @@ __global__ void histogram(const unsigned char *in, int n, unsigned *bins)
     for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)
         s[b] = 0;
     __syncthreads();
-    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n; i += gridDim.x * blockDim.x)
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < (unsigned)n;
+         i += gridDim.x * blockDim.x)
         atomicAdd(&s[in[i]], 1u);
     __syncthreads();
     for (unsigned b = threadIdx.x; b < 256; b += blockDim.x)
@@ -491,11 +543,16 @@ extern "C" int tk_bad_launch(int which, int *cleared)
 {
     int *d = NULL;
     TRY(cudaMalloc(&d, 64 * sizeof(int)));
-    if (which == 0) add_one<<<1, 1025>>>(d, 64);
-    if (which == 1) add_one<<<1, dim3(1, 1, 65)>>>(d, 64);
-    if (which == 2) add_one<<<dim3(1, 65536), 32>>>(d, 64);
-    if (which == 3) add_one<<<0, 32>>>(d, 64);
-    if (which == 4) read_dynamic<<<1, 32, 200 * 1024>>>(d);
+    if (which == 0)
+        add_one<<<1, 1025>>>(d, 64);
+    if (which == 1)
+        add_one<<<1, dim3(1, 1, 65)>>>(d, 64);
+    if (which == 2)
+        add_one<<<dim3(1, 65536), 32>>>(d, 64);
+    if (which == 3)
+        add_one<<<0, 32>>>(d, 64);
+    if (which == 4)
+        read_dynamic<<<1, 32, 200 * 1024>>>(d);
     int e = (int)cudaGetLastError();
     *cleared = cudaGetLastError() == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess;
     cudaFree(d);
@@ -509,21 +566,41 @@ extern "C" int tk_device(long long *out)
     int count, v[9];
     TRY(cudaGetDeviceCount(&count));
     TRY(cudaGetDeviceProperties(&p, 0));
-    cudaDeviceAttr attrs[9] = {cudaDevAttrMultiProcessorCount, cudaDevAttrL2CacheSize, cudaDevAttrMaxGridDimX,
-                               cudaDevAttrMaxGridDimY, cudaDevAttrMaxGridDimZ, cudaDevAttrMaxThreadsPerBlock,
-                               cudaDevAttrMaxSharedMemoryPerBlock, cudaDevAttrMemoryClockRate,
+    cudaDeviceAttr attrs[9] = {cudaDevAttrMultiProcessorCount,
+                               cudaDevAttrL2CacheSize,
+                               cudaDevAttrMaxGridDimX,
+                               cudaDevAttrMaxGridDimY,
+                               cudaDevAttrMaxGridDimZ,
+                               cudaDevAttrMaxThreadsPerBlock,
+                               cudaDevAttrMaxSharedMemoryPerBlock,
+                               cudaDevAttrMemoryClockRate,
                                cudaDevAttrGlobalMemoryBusWidth};
     for (int i = 0; i < 9; i++)
         TRY(cudaDeviceGetAttribute(&v[i], attrs[i], 0));
     int occupancy;
     TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occupancy, add_one, 256, 0));
     TRY(cudaFuncSetAttribute(read_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
-    long long r[] = {count, p.warpSize, p.maxThreadsPerBlock, p.maxThreadsDim[0], p.maxThreadsDim[2],
-                     p.maxGridSize[0], p.maxGridSize[1], p.maxGridSize[2], (long long)p.sharedMemPerBlock,
-                     p.multiProcessorCount == v[0], p.l2CacheSize == v[1], p.maxGridSize[0] == v[2],
-                     p.maxGridSize[1] == v[3], p.maxGridSize[2] == v[4], p.maxThreadsPerBlock == v[5],
-                     (long long)p.sharedMemPerBlock == v[6], v[7] > 0, v[8] > 0, occupancy > 0,
-                     p.totalGlobalMem > 0, p.major};
+    long long r[] = {count,
+                     p.warpSize,
+                     p.maxThreadsPerBlock,
+                     p.maxThreadsDim[0],
+                     p.maxThreadsDim[2],
+                     p.maxGridSize[0],
+                     p.maxGridSize[1],
+                     p.maxGridSize[2],
+                     (long long)p.sharedMemPerBlock,
+                     p.multiProcessorCount == v[0],
+                     p.l2CacheSize == v[1],
+                     p.maxGridSize[0] == v[2],
+                     p.maxGridSize[1] == v[3],
+                     p.maxGridSize[2] == v[4],
+                     p.maxThreadsPerBlock == v[5],
+                     (long long)p.sharedMemPerBlock == v[6],
+                     v[7] > 0,
+                     v[8] > 0,
+                     occupancy > 0,
+                     p.totalGlobalMem > 0,
+                     p.major};
     memcpy(out, r, sizeof r);
     return 0;
 }
@@ -558,7 +635,7 @@ __global__ void deadlock(int *data)
 {
     if (threadIdx.x < 16)
         data[threadIdx.x] = __shfl_sync(FULL, 1, 0); /* waits for lanes 16-31 */
-    __syncthreads();                                  /* DEADLOCK_LINE + 1: where they wait */
+    __syncthreads();                                 /* DEADLOCK_LINE + 1: where they wait */
 }
 
 enum { OOB_LINE = __LINE__ + 3 };
@@ -567,9 +644,15 @@ __global__ void out_of_bounds(int *data, int n)
     data[blockIdx.x * blockDim.x + threadIdx.x + n] = 1;
 }
 
-extern "C" int tk_oob_line(void) { return OOB_LINE; }
+extern "C" int tk_oob_line(void)
+{
+    return OOB_LINE;
+}
 
-__global__ void read_after_free(const int *data, int *out) { out[threadIdx.x] = data[threadIdx.x]; }
+__global__ void read_after_free(const int *data, int *out)
+{
+    out[threadIdx.x] = data[threadIdx.x];
+}
 
 /* Runs wrong kernel `which` and returns its error; lines[] gets the source lines to name. */
 extern "C" int tk_wrong(int which, int lines[2])

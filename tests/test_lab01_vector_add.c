@@ -14,9 +14,9 @@
 /* 2^24 + 1 needs 65537 blocks of 256 threads: one more than a grid dimension of 65535. */
 static const size_t sizes[] = {0, 1, 31, 33, 1000003, (1u << 24) + 1};
 
-static void check_variant(enum vector_add_variant v)
+/* Every size under every thread order, against the CPU loop. */
+static void sum_matches(int v)
 {
-    REQUIRE_DEVICE();
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         size_t n = sizes[s], bytes = n * sizeof(float);
         float *a = malloc(bytes + 1), *b = malloc(bytes + 1), *got = malloc(bytes + 1),
@@ -31,13 +31,13 @@ static void check_variant(enum vector_add_variant v)
             size_t bad;
             testkit_set_order(o);
             gpu_poison(dc);
-            assert_int_equal(vector_add(v, da, db, dc, n), LAB_OK);
+            assert_int_equal(vector_add((enum vector_add_variant)v, da, db, dc, n), LAB_OK);
             gpu_sync();
             gpu_download(got, dc, bytes);
-            bad = testkit_first_diff(got, want, n, sizeof(float));
+            bad = lab_first_diff(got, want, n, sizeof(float));
             if (bad < n)
-                fail_msg("%s, n = %zu, order %s: c[%zu] = %g, want %g", vector_add_names[v], n,
-                         testkit_order_name(o), bad, got[bad], want[bad]);
+                fail_msg("%s, n = %zu, order %s: c[%zu] = %g, want %g", vector_add_variants[v].name,
+                         n, testkit_order_name(o), bad, got[bad], want[bad]);
         }
         gpu_free(&da);
         gpu_free(&db);
@@ -49,16 +49,8 @@ static void check_variant(enum vector_add_variant v)
     }
 }
 
-static void one_block(void **state) { (void)state; check_variant(ADD_ONE_BLOCK); }
-static void thread_per_element(void **state) { (void)state; check_variant(ADD_THREAD_PER_ELEMENT); }
-static void grid_stride(void **state) { (void)state; check_variant(ADD_GRID_STRIDE); }
-static void grid_2d(void **state) { (void)state; check_variant(ADD_GRID_2D); }
-static void grid_stride_float4(void **state) { (void)state; check_variant(ADD_GRID_STRIDE_FLOAT4); }
-
-static void host_round_trip(void **state)
+static void host_round_trip(void)
 {
-    (void)state;
-    REQUIRE_DEVICE();
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         size_t n = sizes[s], bad;
         float *a = malloc(n * sizeof(float) + 1), *b = malloc(n * sizeof(float) + 1),
@@ -68,7 +60,7 @@ static void host_round_trip(void **state)
         testkit_floats(got, n, 1e30f, 1e31f); /* poison: no sum of inputs is this large */
         vector_add_cpu(a, b, want, n);
         assert_int_equal(vector_add_host(a, b, got, n), LAB_OK);
-        bad = testkit_first_diff(got, want, n, sizeof(float));
+        bad = lab_first_diff(got, want, n, sizeof(float));
         if (bad < n)
             fail_msg("n = %zu: c[%zu] = %g, want %g", n, bad, got[bad], want[bad]);
         free(a);
@@ -78,11 +70,9 @@ static void host_round_trip(void **state)
     }
 }
 
-static void args_rejected(void **state)
+static void args_rejected(void)
 {
     struct gpu_buf a, b, c, none = {NULL, 0};
-    (void)state;
-    REQUIRE_DEVICE();
     a = gpu_alloc(100 * sizeof(float));
     b = gpu_alloc(100 * sizeof(float));
     c = gpu_alloc(50 * sizeof(float));
@@ -94,7 +84,7 @@ static void args_rejected(void **state)
         assert_int_equal(vector_add(v, a, b, c, 0), LAB_OK);
     }
     assert_int_equal(vector_add(ADD_VARIANTS, a, b, c, 10), LAB_EINVAL);
-    assert_int_equal(vector_add((enum vector_add_variant)-1, a, b, c, 10), LAB_EINVAL);
+    assert_int_equal(vector_add((enum vector_add_variant) - 1, a, b, c, 10), LAB_EINVAL);
     {
         struct gpu_buf odd = {(char *)a.ptr + 4, a.bytes - 4}; /* not 16-byte aligned */
         assert_int_equal(vector_add(ADD_GRID_STRIDE_FLOAT4, odd, b, c, 10), LAB_EINVAL);
@@ -106,11 +96,10 @@ static void args_rejected(void **state)
     gpu_free(&c);
 }
 
-static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(args_rejected),      cmocka_unit_test(one_block),
-    cmocka_unit_test(thread_per_element), cmocka_unit_test(grid_stride),
-    cmocka_unit_test(grid_2d),            cmocka_unit_test(grid_stride_float4),
-    cmocka_unit_test(host_round_trip),
+static const struct testkit_test tests[] = {
+    TESTKIT_GIVEN(args_rejected),
+    TESTKIT_VARIANTS(sum_matches),
+    TESTKIT_TEST(host_round_trip),
 };
 
-TESTKIT_MAIN("lab01_vector_add", tests)
+TESTKIT_MAIN("lab01_vector_add", tests, vector_add_variants, ADD_VARIANTS)

@@ -24,8 +24,7 @@ static const size_t block_sizes_n[] = {1, 31, 33, 5003};
 static int skip_on_cpu_backend(enum reduce_variant v, size_t n)
 {
 #ifdef BACKEND_CPU
-    return n > 1000003 && !(v == REDUCE_CASCADED || v == REDUCE_WARP_SHUFFLE ||
-                          v == REDUCE_VECTOR_LOAD || v == REDUCE_SINGLE_PASS);
+    return n > 1000003 && !reduce_facts[v].grid_stride;
 #else
     (void)v;
     (void)n;
@@ -49,22 +48,21 @@ static void check_sum(enum reduce_variant v, const int *x, size_t n, unsigned th
         gpu_poison(scratch);
         status = reduce_sum(v, in, n, threads, scratch, out);
         if (status != LAB_OK)
-            fail_msg("%s, n = %zu, %u threads, order %s: %s", reduce_names[v], n, threads,
+            fail_msg("%s, n = %zu, %u threads, order %s: %s", reduce_variants[v].name, n, threads,
                      testkit_order_name(o), lab_strerror(status));
         gpu_sync();
         gpu_download(&got, out, sizeof got);
         if (got != (int)want)
-            fail_msg("%s, n = %zu, %u threads, order %s: sum %d, want %lld", reduce_names[v], n,
-                     threads, testkit_order_name(o), got, want);
+            fail_msg("%s, n = %zu, %u threads, order %s: sum %d, want %lld",
+                     reduce_variants[v].name, n, threads, testkit_order_name(o), got, want);
     }
     gpu_free(&in);
     gpu_free(&out);
     gpu_free(&scratch);
 }
 
-static void check_variant(enum reduce_variant v)
+static void sum_matches(int v)
 {
-    REQUIRE_DEVICE();
     /* every size at the default block size, values of both signs */
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         size_t n = sizes[s];
@@ -100,25 +98,10 @@ static void check_variant(enum reduce_variant v)
     }
 }
 
-static void interleaved_divergent(void **state) { (void)state; check_variant(REDUCE_INTERLEAVED_DIVERGENT); }
-static void interleaved_strided(void **state) { (void)state; check_variant(REDUCE_INTERLEAVED_STRIDED); }
-static void sequential(void **state) { (void)state; check_variant(REDUCE_SEQUENTIAL); }
-static void first_add_during_load(void **state) { (void)state; check_variant(REDUCE_FIRST_ADD_DURING_LOAD); }
-static void unroll_last_warp(void **state) { (void)state; check_variant(REDUCE_UNROLL_LAST_WARP); }
-static void complete_unroll(void **state) { (void)state; check_variant(REDUCE_COMPLETE_UNROLL); }
-static void cascaded(void **state) { (void)state; check_variant(REDUCE_CASCADED); }
-static void warp_shuffle(void **state) { (void)state; check_variant(REDUCE_WARP_SHUFFLE); }
-static void vector_load(void **state) { (void)state; check_variant(REDUCE_VECTOR_LOAD); }
-static void single_pass(void **state) { (void)state; check_variant(REDUCE_SINGLE_PASS); }
-static void global_atomic(void **state) { (void)state; check_variant(REDUCE_GLOBAL_ATOMIC); }
-static void shared_atomic(void **state) { (void)state; check_variant(REDUCE_SHARED_ATOMIC); }
-
 /* The atomic baselines take any block size, not only powers of two. */
-static void atomic_odd_block_sizes(void **state)
+static void atomic_odd_block_sizes(void)
 {
     static const unsigned odd[] = {1, 3, 100, 1000};
-    (void)state;
-    REQUIRE_DEVICE();
     for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++) {
         size_t n = 5003;
         int *x = malloc(n * sizeof(int));
@@ -130,14 +113,12 @@ static void atomic_odd_block_sizes(void **state)
 }
 
 /* Running twice on the same scratch: single_pass's counter must start from 0 each time. */
-static void single_pass_repeated(void **state)
+static void single_pass_repeated(void)
 {
     size_t n = 100003;
     int *x, got;
     long long want;
     struct gpu_buf in, out, scratch;
-    (void)state;
-    REQUIRE_DEVICE();
     x = malloc(n * sizeof(int));
     in = gpu_alloc(n * sizeof(int));
     out = gpu_alloc(sizeof(int));
@@ -158,22 +139,19 @@ static void single_pass_repeated(void **state)
     free(x);
 }
 
-static void reference_cpu(void **state)
+static void reference_cpu(void)
 {
     static const int x[] = {1, -2, 3, INT_MAX, INT_MAX, INT_MIN};
-    (void)state;
     assert_int_equal(reduce_sum_cpu(x, 3), 2);
     assert_true(reduce_sum_cpu(x, 5) == 2 + 2LL * INT_MAX); /* 64 bits: no overflow */
     assert_true(reduce_sum_cpu(x, 6) == 2 + 2LL * INT_MAX + INT_MIN);
     assert_true(reduce_sum_cpu(x, 0) == 0);
 }
 
-static void args_rejected(void **state)
+static void args_rejected(void)
 {
     size_t n = 1000;
     struct gpu_buf in, out, scratch, none = {NULL, 0};
-    (void)state;
-    REQUIRE_DEVICE();
     in = gpu_alloc(n * sizeof(int));
     out = gpu_alloc(sizeof(int));
     scratch = gpu_alloc(reduce_scratch_bytes(REDUCE_INTERLEAVED_DIVERGENT, n, 2));
@@ -186,7 +164,7 @@ static void args_rejected(void **state)
         assert_int_equal(reduce_sum(v, in, (size_t)INT_MAX + 1, t, scratch, out), LAB_EINVAL);
         assert_int_equal(reduce_sum(v, in, n, 0, scratch, out), LAB_EINVAL);
         assert_int_equal(reduce_sum(v, in, n, 2048, scratch, out), LAB_EINVAL);
-        if (v != REDUCE_GLOBAL_ATOMIC && v != REDUCE_SHARED_ATOMIC) {
+        if (!reduce_facts[v].atomic) {
             struct gpu_buf small = {scratch.ptr, reduce_scratch_bytes(v, n, t) - 1};
             assert_int_equal(reduce_sum(v, in, n, 100, scratch, out), LAB_EINVAL); /* not 2^k */
             assert_int_equal(reduce_threads_ok(v, 100), 0);
@@ -199,42 +177,31 @@ static void args_rejected(void **state)
         assert_int_equal(reduce_scratch_bytes(v, 0, t), 0);
         assert_int_equal(reduce_scratch_bytes(v, n, 2048), 0);
     }
-    /* below each variant's smallest block size */
-    assert_int_equal(reduce_threads_ok(REDUCE_INTERLEAVED_DIVERGENT, 1), 0);
-    assert_int_equal(reduce_threads_ok(REDUCE_UNROLL_LAST_WARP, 32), 0);
-    assert_int_equal(reduce_threads_ok(REDUCE_WARP_SHUFFLE, 16), 0);
-    assert_int_equal(reduce_threads_ok(REDUCE_COMPLETE_UNROLL, 1), 1);
-    assert_int_equal(reduce_sum(REDUCE_UNROLL_LAST_WARP, in, n, 32, scratch, out), LAB_EINVAL);
-    assert_int_equal(reduce_sum(REDUCE_SEQUENTIAL, in, n, 1, scratch, out), LAB_EINVAL);
+    /* each variant's smallest block size, from its row of the table, and the one below */
+    for (int v = 0; v < REDUCE_VARIANTS; v++) {
+        unsigned min = reduce_facts[v].min_threads;
+        assert_int_equal(reduce_threads_ok(v, min), 1);
+        if (min > 1) {
+            assert_int_equal(reduce_threads_ok(v, min / 2), 0);
+            assert_int_equal(reduce_sum(v, in, n, min / 2, scratch, out), LAB_EINVAL);
+        }
+    }
     assert_int_equal(reduce_sum(REDUCE_VARIANTS, in, n, 256, scratch, out), LAB_EINVAL);
-    assert_int_equal(reduce_sum((enum reduce_variant)-1, in, n, 256, scratch, out), LAB_EINVAL);
-    {
+    assert_int_equal(reduce_sum((enum reduce_variant) - 1, in, n, 256, scratch, out), LAB_EINVAL);
+    for (int v = 0; v < REDUCE_VARIANTS; v++) {
         struct gpu_buf odd = {(char *)in.ptr + 4, in.bytes - 4}; /* not 16-byte aligned */
-        assert_int_equal(reduce_sum(REDUCE_VECTOR_LOAD, odd, 10, 256, scratch, out), LAB_EINVAL);
-        assert_int_equal(reduce_sum(REDUCE_SINGLE_PASS, odd, 10, 256, scratch, out), LAB_EINVAL);
+        if (reduce_facts[v].int4_loads)
+            assert_int_equal(reduce_sum(v, odd, 10, 256, scratch, out), LAB_EINVAL);
     }
     gpu_free(&in);
     gpu_free(&out);
     gpu_free(&scratch);
 }
 
-static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(reference_cpu),
-    cmocka_unit_test(args_rejected),
-    cmocka_unit_test(interleaved_divergent),
-    cmocka_unit_test(interleaved_strided),
-    cmocka_unit_test(sequential),
-    cmocka_unit_test(first_add_during_load),
-    cmocka_unit_test(unroll_last_warp),
-    cmocka_unit_test(complete_unroll),
-    cmocka_unit_test(cascaded),
-    cmocka_unit_test(warp_shuffle),
-    cmocka_unit_test(vector_load),
-    cmocka_unit_test(single_pass),
-    cmocka_unit_test(single_pass_repeated),
-    cmocka_unit_test(global_atomic),
-    cmocka_unit_test(shared_atomic),
-    cmocka_unit_test(atomic_odd_block_sizes),
+static const struct testkit_test tests[] = {
+    TESTKIT_HOST(reference_cpu),          TESTKIT_GIVEN(args_rejected),
+    TESTKIT_VARIANTS(sum_matches),        TESTKIT_TEST(single_pass_repeated),
+    TESTKIT_TEST(atomic_odd_block_sizes),
 };
 
-TESTKIT_MAIN("lab06_reduction", tests)
+TESTKIT_MAIN("lab06_reduction", tests, reduce_variants, REDUCE_VARIANTS)

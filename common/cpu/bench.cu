@@ -30,7 +30,8 @@ __global__ void volatile_steps(int rounds, int *out)
     out[threadIdx.x] = s[threadIdx.x];
 }
 
-template <unsigned B> __global__ void reduce_tree(const int *in, int *out, int n)
+template <unsigned B>
+__global__ void reduce_tree(const int *in, int *out, int n)
 {
     __shared__ int s[B];
     unsigned t = threadIdx.x, i = blockIdx.x * B + t;
@@ -45,7 +46,8 @@ template <unsigned B> __global__ void reduce_tree(const int *in, int *out, int n
         atomicAdd(out, s[0]);
 }
 
-template <unsigned B> __global__ void reduce_volatile(const int *in, int *out, int n)
+template <unsigned B>
+__global__ void reduce_volatile(const int *in, int *out, int n)
 {
     __shared__ int s[B];
     unsigned t = threadIdx.x, i = blockIdx.x * B + t;
@@ -85,7 +87,8 @@ __global__ void reduce_shuffle(const int *in, int *out, int n)
 }
 
 /* Median of 5 runs of `launch`, in ms. */
-template <class F> static float time_ms(F launch)
+template <class F>
+static float time_ms(F launch)
 {
     cudaEvent_t a, b;
     float t[5];
@@ -100,7 +103,11 @@ template <class F> static float time_ms(F launch)
     }
     for (int i = 0; i < 5; i++)
         for (int j = i + 1; j < 5; j++)
-            if (t[j] < t[i]) { float x = t[i]; t[i] = t[j]; t[j] = x; }
+            if (t[j] < t[i]) {
+                float x = t[i];
+                t[i] = t[j];
+                t[j] = x;
+            }
     if (cudaGetLastError() != cudaSuccess) {
         fprintf(stderr, "bench: a launch failed\n");
         exit(1);
@@ -118,18 +125,23 @@ int main(void)
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, 0);
     printf("%s\n%-44s %12s\n", p.name, "what", "cost");
-    float ms = time_ms([] { for (int k = 0; k < 10000; k++) empty<<<1, 1>>>(); });
+    float ms = time_ms([] {
+        for (int k = 0; k < 10000; k++)
+            empty<<<1, 1>>>();
+    });
     printf("%-44s %9.2f us\n", "launch of <<<1, 1>>>", ms * 1e3f / 10000);
     ms = time_ms([] { empty<<<65536, 32>>>(); });
     printf("%-44s %9.1f ns\n", "block of 32 threads, empty kernel", ms * 1e6f / 65536);
     ms = time_ms([] { empty<<<4096, 256>>>(); });
     printf("%-44s %9.1f ns\n", "thread, empty kernel (256 per block)", ms * 1e6f / (4096 * 256));
     ms = time_ms([&] { barriers<<<64, 256>>>(rounds); });
-    printf("%-44s %9.1f ns\n", "__syncthreads, per thread (a switch)", ms * 1e6f / (64 * 256 * rounds));
+    printf("%-44s %9.1f ns\n", "__syncthreads, per thread (a switch)",
+           ms * 1e6f / (64 * 256 * rounds));
     ms = time_ms([&] { shuffles<<<64, 256>>>(rounds, out); });
     printf("%-44s %9.1f ns\n", "__shfl_xor_sync, per thread", ms * 1e6f / (64 * 256 * rounds));
     ms = time_ms([&] { volatile_steps<<<1, 256>>>(rounds * 64, out); });
-    printf("%-44s %9.1f ns\n", "volatile shared access, per thread", ms * 1e6f / (256 * rounds * 64 * 2));
+    printf("%-44s %9.1f ns\n", "volatile shared access, per thread",
+           ms * 1e6f / (256 * rounds * 64 * 2));
     ms = time_ms([&] { reduce_tree<256><<<n / 256, 256>>>(in, out, n); });
     printf("%-44s %9.1f ms\n", "reduce 1M ints, shared tree, 256 threads", ms);
     ms = time_ms([&] { reduce_volatile<256><<<n / 256, 256>>>(in, out, n); });

@@ -25,8 +25,9 @@ CPU_RUNTIME = $(BUILD)/cpu/runtime
 CPU_CFLAGS =
 endif
 CUCC_DEPS = $(CPU_RUNTIME)/libcudacpu.a $(BUILD)/cpu/cucc-rewrite
+CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h)
 
-$(CPU_RUNTIME)/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(wildcard $(CPU_DIR)/include/*.h)
+$(CPU_RUNTIME)/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(CPU_HEADERS)
 	@mkdir -p $(@D)
 	g++ -std=c++17 -O2 -g -Wall -Wextra $(CPU_CFLAGS) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
 	ar rcs $@ $(@D)/runtime.o

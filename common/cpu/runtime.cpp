@@ -1,10 +1,10 @@
 // Runtime of the CPU backend: the CUDA runtime API over host memory, and the execution of
-// kernels. Each thread of a block is a fiber (Boost.Context's fcontext); a worker runs one
+// kernels. Each thread of a block is a fiber (boost::context::fiber); a worker runs one
 // block at a time, switching fibers at barriers, warp collectives and volatile accesses.
 // Everything runs synchronously on the calling thread (and CUDA_CPU_WORKERS-1 helpers), so
 // streams are trivially in order and events see real elapsed times.
 #include "cuda_runtime.h"
-#include <boost/context/detail/fcontext.hpp>
+#include <boost/context/fiber.hpp>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <algorithm>
@@ -22,7 +22,7 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-namespace fc = boost::context::detail;
+namespace bctx = boost::context;
 
 __thread uint3 threadIdx, blockIdx;
 __thread dim3 blockDim, gridDim;
@@ -35,613 +35,761 @@ __thread unsigned char *dynamic_smem;
 // synchronising call, whichever asks first. Unlike a GPU's, it is not sticky: the next test runs.
 static thread_local cudaError_t last_error, async_error;
 
-static cudaError_t fail(cudaError_t e) {
-  if (e) last_error = e;
-  return e;
+static cudaError_t fail(cudaError_t e)
+{
+    if (e)
+        last_error = e;
+    return e;
 }
-static cudaError_t sync_point() {
-  cudaError_t e = async_error;
-  async_error = cudaSuccess;
-  if (last_error == e) last_error = cudaSuccess;
-  return e;
+static cudaError_t sync_point()
+{
+    cudaError_t e = async_error;
+    async_error = cudaSuccess;
+    if (last_error == e)
+        last_error = cudaSuccess;
+    return e;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The virtual device.
-enum { kPoison = 0xff };  // fresh allocations and dynamic shared memory: NaN as float, -1 as int
+enum { kPoison = 0xff }; // fresh allocations and dynamic shared memory: NaN as float, -1 as int
 static const size_t kSmemPerBlock = 48 << 10, kSmemOptin = 96 << 10;
-static size_t smem_optin = kSmemPerBlock;  // raised by cudaFuncSetAttribute, for every kernel
+static size_t smem_optin = kSmemPerBlock; // raised by cudaFuncSetAttribute, for every kernel
 
-static int workers() {
-  const char *s = getenv("CUDA_CPU_WORKERS");
-  int n = s ? atoi(s) : 1;
-  return n < 1 ? 1 : n > 256 ? 256 : n;
+static int workers()
+{
+    const char *s = getenv("CUDA_CPU_WORKERS");
+    int n = s ? atoi(s) : 1;
+    return n < 1 ? 1 : n > 256 ? 256 : n;
 }
 
-static cudaDeviceProp properties() {
-  cudaDeviceProp p;
-  memset(&p, 0, sizeof p);
-  int w = workers();
-  snprintf(p.name, sizeof p.name, "CPU backend (%d worker%s)", w, w > 1 ? "s" : "");
-  p.totalGlobalMem = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-  p.sharedMemPerBlock = kSmemPerBlock;
-  p.sharedMemPerBlockOptin = kSmemOptin;
-  p.sharedMemPerMultiprocessor = kSmemOptin;
-  p.regsPerBlock = p.regsPerMultiprocessor = 65536;
-  p.warpSize = 32;
-  p.memPitch = INT32_MAX;
-  p.maxThreadsPerBlock = 1024;
-  p.maxThreadsDim[0] = p.maxThreadsDim[1] = 1024, p.maxThreadsDim[2] = 64;
-  p.maxGridSize[0] = INT32_MAX, p.maxGridSize[1] = p.maxGridSize[2] = 65535;
-  p.totalConstMem = 65536;
-  p.major = 7, p.minor = 0;  // the warp semantics implemented: _sync collectives, independent lanes
-  p.textureAlignment = 512;
-  p.multiProcessorCount = w;  // one SM per worker
-  p.maxThreadsPerMultiProcessor = 2048;
-  p.maxBlocksPerMultiProcessor = 32;
-  p.integrated = p.canMapHostMemory = p.unifiedAddressing = p.managedMemory = 1;
-  p.pageableMemoryAccess = p.concurrentManagedAccess = 1;
-  // Nominal dual-channel DDR4-3200, not measured: the backend has no timing model.
-  p.memoryBusWidth = 128;
-  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  p.l2CacheSize = l2 > 0 ? (int)l2 : 1 << 20;
-  return p;
+static cudaDeviceProp properties()
+{
+    cudaDeviceProp p;
+    memset(&p, 0, sizeof p);
+    int w = workers();
+    snprintf(p.name, sizeof p.name, "CPU backend (%d worker%s)", w, w > 1 ? "s" : "");
+    p.totalGlobalMem = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    p.sharedMemPerBlock = kSmemPerBlock;
+    p.sharedMemPerBlockOptin = kSmemOptin;
+    p.sharedMemPerMultiprocessor = kSmemOptin;
+    p.regsPerBlock = p.regsPerMultiprocessor = 65536;
+    p.warpSize = 32;
+    p.memPitch = INT32_MAX;
+    p.maxThreadsPerBlock = 1024;
+    p.maxThreadsDim[0] = p.maxThreadsDim[1] = 1024, p.maxThreadsDim[2] = 64;
+    p.maxGridSize[0] = INT32_MAX, p.maxGridSize[1] = p.maxGridSize[2] = 65535;
+    p.totalConstMem = 65536;
+    // The warp semantics implemented: _sync collectives, independent lanes.
+    p.major = 7;
+    p.minor = 0;
+    p.textureAlignment = 512;
+    p.multiProcessorCount = w; // one SM per worker
+    p.maxThreadsPerMultiProcessor = 2048;
+    p.maxBlocksPerMultiProcessor = 32;
+    p.integrated = p.canMapHostMemory = p.unifiedAddressing = p.managedMemory = 1;
+    p.pageableMemoryAccess = p.concurrentManagedAccess = 1;
+    // Nominal dual-channel DDR4-3200, not measured: the backend has no timing model.
+    p.memoryBusWidth = 128;
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    p.l2CacheSize = l2 > 0 ? (int)l2 : 1 << 20;
+    return p;
 }
 static const int kMemoryClockKHz = 1600000;
 
 // ---------------------------------------------------------------------------------------------
 // Execution.
-enum State { READY, BAR, WARP, STEP, DONE };
-enum { FORWARD, REVERSE, RANDOM };
-enum { ACCESS = 100, ACTIVEMASK };  // the ops of a STEP
+enum State { FRESH, READY, BAR, WARP, STEP, DONE }; // FRESH: not yet queued
+enum Order { FORWARD, REVERSE, RANDOM };            // CUDA_CPU_SCHEDULE
+enum StepOp { ACCESS = 100, ACTIVEMASK };           // the ops of a STEP
 enum { kMaxThreads = 1024 };
 #ifdef __SANITIZE_ADDRESS__
-static const size_t kStack = 256 << 10;  // ASan's frames are larger
+static const size_t kStack = 256 << 10; // ASan's frames are larger
 #else
 static const size_t kStack = 64 << 10;
 #endif
 static const size_t kGuard = 4096;
 
 struct Job {
-  Kernel k;
-  dim3 grid, block;
-  size_t smem;
-  int order;
-  unsigned long long seed, nblocks;
-  bool strict;
-  std::atomic<unsigned long long> next{0};
-  std::atomic<bool> failed{false};
+    Kernel k;
+    dim3 grid, block;
+    size_t smem;
+    Order order;
+    unsigned long long seed, nblocks;
+    bool strict;
+    std::atomic<unsigned long long> next{0};
+    std::atomic<bool> failed{false};
 };
 
 struct Worker;
 struct Fiber;
-struct Thread {  // one CUDA thread of the running block
-  Worker *w;
-  Fiber *fiber;  // the stack it runs on, once started
-  uint3 tid;
-  int id, state, op, arg, width;
-  unsigned mask;
-  unsigned long long val, res;
-  const char *file;
-  int line;
+struct Thread { // one CUDA thread of the running block
+    Worker *w;
+    Fiber *fiber; // the stack it runs on, once started
+    uint3 tid;
+    int id, state, op, arg, width;
+    unsigned mask;
+    unsigned long long val, res;
+    const char *file;
+    int line;
 };
 
-struct Fiber {  // a stack with a context: it runs fresh threads one after another until one blocks
-  fc::fcontext_t ctx;
-  Worker *w;
-  Thread *t;  // the thread it runs, null while free (and for the scheduler's own record)
-  const char *stack;
-  size_t size;
-  void *fake;  // ASan's fake stack while switched out
+struct Fiber { // a stack with a context: it runs fresh threads one after another until one blocks
+    bctx::fiber ctx; // where it resumes, while switched out
+    Worker *w;
+    Thread *t; // the thread it runs, null while free (and for the scheduler's own record)
+    const char *stack;
+    size_t size;
+    void *fake; // ASan's fake stack while switched out
 };
 
 struct Warp {
-  unsigned alive, runnable, coll, step;  // lanes: not exited, READY, in a collective, in a step
-  unsigned mask;  // of the lanes in a collective, unless `mixed`
-  bool mixed;
-  std::unordered_map<const volatile void *, unsigned> seen;  // strict mode: volatile words touched
+    unsigned alive, runnable, coll, step; // lanes: not exited, READY, in a collective, in a step
+    unsigned mask;                        // of the lanes in a collective, unless `mixed`
+    bool mixed;
+    std::unordered_map<const volatile void *, unsigned> seen; // strict mode: volatile words touched
 };
 
 struct Worker {
-  Fiber sched{};  // the scheduler: the worker thread's own stack
-  Thread threads[kMaxThreads];
-  Fiber fibers[kMaxThreads];
-  int made = 0;  // fibers with a stack
-  std::vector<Fiber *> free;
-  char *stacks = nullptr;
-  Warp warps[kMaxThreads / 32];
-  Thread *queue[kMaxThreads];  // ring of READY threads
-  unsigned head = 0, tail = 0;
-  int n = 0, live = 0, atbar = 0;
-  unsigned phase = 0;
-  dim3 dims{0, 0, 0};
-  Job *job = nullptr;
-  unsigned char *smem = nullptr;
-  size_t smem_size = 0;
-  bool failed = false;
-  std::vector<std::pair<void *, size_t>> shared;  // static __shared__ variables seen on this worker
+    Fiber sched{}; // the scheduler: the worker thread's own stack
+    Thread threads[kMaxThreads];
+    Fiber fibers[kMaxThreads];
+    int made = 0; // fibers with a stack
+    std::vector<Fiber *> free;
+    char *stacks = nullptr;
+    Warp warps[kMaxThreads / 32];
+    Thread *queue[kMaxThreads]; // ring of READY threads
+    unsigned head = 0, tail = 0;
+    int n = 0, live = 0, atbar = 0;
+    unsigned phase = 0;
+    dim3 dims{0, 0, 0};
+    Job *job = nullptr;
+    unsigned char *smem = nullptr;
+    size_t smem_size = 0;
+    bool failed = false;
+    std::vector<std::pair<void *, size_t>>
+        shared; // static __shared__ variables seen on this worker
 };
 
-static __thread Thread *cur;  // the running CUDA thread; null in host code
-static __thread Fiber *incoming;  // the fiber being switched to, for its first entry
+static __thread Thread *cur;    // the running CUDA thread; null in host code
+static __thread Fiber *leaving; // the fiber switching out: the one switched to keeps its context
 
-static void switch_to(Fiber *from, Fiber *to) {
-  if (to != from) {
-    incoming = to;
+// Inlined, as wait() is: a switch ends in a jump, not a return, which leaves the CPU's return
+// predictions a call off; each call level between the kernel and it costs a mispredicted return.
+static inline __attribute__((always_inline)) void switch_to(Fiber *from, Fiber *to)
+{
+    if (to != from) {
+        leaving = from;
 #ifdef __SANITIZE_ADDRESS__
-    __sanitizer_start_switch_fiber(&from->fake, to->stack, to->size);
+        __sanitizer_start_switch_fiber(&from->fake, to->stack, to->size);
 #endif
-    fc::transfer_t t = fc::jump_fcontext(to->ctx, from);
-    static_cast<Fiber *>(t.data)->ctx = t.fctx;
+        bctx::fiber back = std::move(to->ctx).resume();
+        leaving->ctx = std::move(back);
 #ifdef __SANITIZE_ADDRESS__
-    __sanitizer_finish_switch_fiber(from->fake, nullptr, nullptr);
+        __sanitizer_finish_switch_fiber(from->fake, nullptr, nullptr);
 #endif
-  }
-  cur = from->t;
-  if (cur) threadIdx = cur->tid;
+    }
+    cur = from->t;
+    if (cur)
+        threadIdx = cur->tid;
 }
 
 // The fiber to run next: the one of the thread at the head of the queue (a free one if that
 // thread is fresh), or the scheduler when the queue is empty or the block failed.
-static Fiber *pick(Worker *w) {
-  if (w->failed || w->head == w->tail) return &w->sched;
-  Thread *t = w->queue[w->head++ % kMaxThreads];
-  if (!t->fiber) {
-    t->fiber = w->free.back();
-    w->free.pop_back();
-    t->fiber->t = t;
-  }
-  return t->fiber;
+static Fiber *pick(Worker *w)
+{
+    if (w->failed || w->head == w->tail)
+        return &w->sched;
+    Thread *t = w->queue[w->head++ % kMaxThreads];
+    if (!t->fiber) {
+        t->fiber = w->free.back();
+        w->free.pop_back();
+        t->fiber->t = t;
+    }
+    return t->fiber;
 }
 
 static void exit_thread(Fiber *f);
-static void fiber_main(fc::transfer_t t) {
-  Fiber *f = incoming;
-  static_cast<Fiber *>(t.data)->ctx = t.fctx;
+static bctx::fiber fiber_main(Fiber *f, bctx::fiber &&back)
+{
+    leaving->ctx = std::move(back);
 #ifdef __SANITIZE_ADDRESS__
-  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+    __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
 #endif
-  cur = f->t;
-  threadIdx = cur->tid;
-  for (;;) {
-    f->w->job->k.invoke(f->w->job->k.fn, f->w->job->k.args);
-    exit_thread(f);  // returns with the next thread to run on this fiber
-  }
+    cur = f->t;
+    threadIdx = cur->tid;
+    for (;;) {
+        f->w->job->k.invoke(f->w->job->k.fn, f->w->job->k.args);
+        exit_thread(f); // returns with the next thread to run on this fiber
+    }
 }
 
-static void make_fiber(Fiber *f) {
-  f->ctx = fc::make_fcontext((char *)f->stack + f->size, f->size, fiber_main);
+struct OwnStack { // the runtime owns the stacks (guard pages, staggered tops): a fiber frees none
+    void deallocate(bctx::stack_context &) noexcept {}
+};
+
+static void make_fiber(Fiber *f)
+{
 #ifdef __SANITIZE_ADDRESS__
-  __asan_unpoison_memory_region(f->stack, f->size);  // an abandoned run may have left redzones
+    __asan_unpoison_memory_region(f->stack, f->size); // an abandoned run may have left redzones
 #endif
+    bctx::stack_context
+        sc; // fiber keeps its record (the function) at the top, the thread runs below
+    sc.sp = (char *)f->stack + f->size, sc.size = f->size;
+    // Built over an abandoned context without destroying it: fiber's destructor would unwind the
+    // kernel's frames left on the stack, which must never run again.
+    new (&f->ctx)
+        bctx::fiber(std::allocator_arg, bctx::preallocated(sc.sp, sc.size, sc), OwnStack(),
+                    [f](bctx::fiber &&back) { return fiber_main(f, std::move(back)); });
 }
 
-static Warp &warp_of(Thread *t) { return t->w->warps[t->id >> 5]; }
-static unsigned bit_of(Thread *t) { return 1u << (t->id & 31); }
-
-static void ready(Thread *t) {
-  Worker *w = t->w;
-  t->state = READY;
-  warp_of(t).runnable |= bit_of(t);
-  w->queue[w->tail++ % kMaxThreads] = t;
+static Warp &warp_of(Thread *t)
+{
+    return t->w->warps[t->id >> 5];
 }
-static void block_on(Thread *t, int state) {
-  t->state = state;
-  warp_of(t).runnable &= ~bit_of(t);
+static unsigned bit_of(Thread *t)
+{
+    return 1u << (t->id & 31);
+}
+
+static void ready(Thread *t)
+{
+    Worker *w = t->w;
+    t->state = READY;
+    warp_of(t).runnable |= bit_of(t);
+    w->queue[w->tail++ % kMaxThreads] = t;
+}
+static void block_on(Thread *t, int state)
+{
+    t->state = state;
+    warp_of(t).runnable &= ~bit_of(t);
 }
 
 // Wake the threads waiting in `state`, in the schedule's order.
-static void wake_all(Worker *w, int state) {
-  int n = w->n, order = w->job->order;
-  int perm[kMaxThreads];
-  for (int i = 0; i < n; i++) perm[i] = order == REVERSE ? n - 1 - i : i;
-  if (order == RANDOM) {  // a permutation per block and phase, the same whatever the workers
-    unsigned long long b = blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-    unsigned long long s = (w->job->seed + 1) * 0x9e3779b97f4a7c15ull ^ (b << 20) ^ w->phase;
-    for (int i = n - 1; i > 0; i--) {
-      s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
-      std::swap(perm[i], perm[(s * 0x2545f4914f6cdd1dull >> 33) % (unsigned long long)(i + 1)]);
+static void wake_all(Worker *w, int state)
+{
+    int n = w->n, order = w->job->order;
+    int perm[kMaxThreads];
+    for (int i = 0; i < n; i++)
+        perm[i] = order == REVERSE ? n - 1 - i : i;
+    if (order == RANDOM) { // a permutation per block and phase, the same whatever the workers
+        unsigned long long b =
+            blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+        unsigned long long s = (w->job->seed + 1) * 0x9e3779b97f4a7c15ull ^ (b << 20) ^ w->phase;
+        for (int i = n - 1; i > 0; i--) {
+            s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
+            std::swap(perm[i],
+                      perm[(s * 0x2545f4914f6cdd1dull >> 33) % (unsigned long long)(i + 1)]);
+        }
     }
-  }
-  for (int i = 0; i < n; i++)
-    if (w->threads[perm[i]].state == state) ready(&w->threads[perm[i]]);
+    for (int i = 0; i < n; i++)
+        if (w->threads[perm[i]].state == state)
+            ready(&w->threads[perm[i]]);
 }
 
 // Release what the lanes of a warp can release: collectives whose lanes have all arrived
 // (exited lanes excepted), and volatile steps once no lane of the warp can run further.
 // `arrived` is the lane just arrived at a collective: while all waiting lanes give the same
 // mask, only its group can have completed.
-static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr) {
-  Thread *lanes = &w->threads[warp * 32];
-  for (unsigned c = arrived && !wp.mixed ? bit_of(arrived) : wp.coll; c;) {
-    Thread &t = lanes[__builtin_ctz(c)];
-    unsigned need = (t.mask | bit_of(&t)) & wp.alive;
-    c &= c - 1;
-    if (need & ~wp.coll) continue;
-    unsigned ballot = 0;
-    for (unsigned m = need; m; m &= m - 1)
-      if (lanes[__builtin_ctz(m)].val) ballot |= 1u << __builtin_ctz(m);
-    for (unsigned m = need; m; m &= m - 1) {
-      int l = __builtin_ctz(m);
-      Thread &g = lanes[l];
-      int width = g.width >= 1 && g.width <= 32 && !(g.width & (g.width - 1)) ? g.width : 32;
-      int seg = l & ~(width - 1), src = l;
-      switch (g.op) {
-      case SHFL: src = seg + (int)((unsigned)g.arg % width); break;
-      case SHFL_UP: src = l - g.arg >= seg ? l - g.arg : l; break;
-      case SHFL_DOWN: src = l + g.arg < seg + width ? l + g.arg : l; break;
-      case SHFL_XOR: src = (l ^ g.arg) < seg + width ? l ^ g.arg : l; break;
-      }
-      if (src < 0 || src > 31 || warp * 32 + src >= w->n) src = l;
-      switch (g.op) {
-      case BALLOT: g.res = ballot; break;
-      case ALL: g.res = (ballot & need) == need; break;
-      case ANY: g.res = ballot != 0; break;
-      case MATCH_ANY:
-        g.res = 0;
-        for (unsigned k = need; k; k &= k - 1)
-          if (lanes[__builtin_ctz(k)].val == g.val) g.res |= 1u << __builtin_ctz(k);
-        break;
-      default: g.res = lanes[src].val;
-      }
+static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr)
+{
+    Thread *lanes = &w->threads[warp * 32];
+    for (unsigned c = arrived && !wp.mixed ? bit_of(arrived) : wp.coll; c;) {
+        Thread &t = lanes[__builtin_ctz(c)];
+        unsigned need = (t.mask | bit_of(&t)) & wp.alive;
+        c &= c - 1;
+        if (need & ~wp.coll)
+            continue;
+        unsigned ballot = 0;
+        for (unsigned m = need; m; m &= m - 1)
+            if (lanes[__builtin_ctz(m)].val)
+                ballot |= 1u << __builtin_ctz(m);
+        for (unsigned m = need; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            Thread &g = lanes[l];
+            int width = g.width >= 1 && g.width <= 32 && !(g.width & (g.width - 1)) ? g.width : 32;
+            int seg = l & ~(width - 1), src = l;
+            switch (g.op) {
+            case SHFL:
+                src = seg + (int)((unsigned)g.arg % width);
+                break;
+            case SHFL_UP:
+                src = l - g.arg >= seg ? l - g.arg : l;
+                break;
+            case SHFL_DOWN:
+                src = l + g.arg < seg + width ? l + g.arg : l;
+                break;
+            case SHFL_XOR:
+                src = (l ^ g.arg) < seg + width ? l ^ g.arg : l;
+                break;
+            }
+            if (src < 0 || src > 31 || warp * 32 + src >= w->n)
+                src = l;
+            switch (g.op) {
+            case BALLOT:
+                g.res = ballot;
+                break;
+            case ALL:
+                g.res = (ballot & need) == need;
+                break;
+            case ANY:
+                g.res = ballot != 0;
+                break;
+            case MATCH_ANY:
+                g.res = 0;
+                for (unsigned k = need; k; k &= k - 1)
+                    if (lanes[__builtin_ctz(k)].val == g.val)
+                        g.res |= 1u << __builtin_ctz(k);
+                break;
+            default:
+                g.res = lanes[src].val;
+            }
+        }
+        wp.coll &= ~need;
+        wp.seen.clear(); // the collective synchronises these lanes
+        for (unsigned m = need; m; m &= m - 1)
+            ready(&lanes[__builtin_ctz(m)]);
+        c = wp.mixed ? wp.coll : 0;
+        wp.mixed &= wp.coll != 0;
     }
-    wp.coll &= ~need;
-    wp.seen.clear();  // the collective synchronises these lanes
-    for (unsigned m = need; m; m &= m - 1) ready(&lanes[__builtin_ctz(m)]);
-    c = wp.mixed ? wp.coll : 0;
-    wp.mixed &= wp.coll != 0;
-  }
-  if (wp.step && !wp.runnable) {
-    // Volatile accesses go all together. Lanes at __activemask go when no access is left, those
-    // at the first line in the file first: lanes that skipped a branch wait there for the lanes
-    // in it, as if the warp reconverged after the branch.
-    unsigned go = 0, first = 0;
-    for (unsigned m = wp.step; m; m &= m - 1) {
-      Thread &g = lanes[__builtin_ctz(m)];
-      if (g.op == ACCESS) go |= 1u << __builtin_ctz(m);
-      else if (!first || g.line < lanes[first - 1].line) first = __builtin_ctz(m) + 1;
+    if (wp.step && !wp.runnable) {
+        // Volatile accesses go all together. Lanes at __activemask go when no access is left, those
+        // at the first line in the file first: lanes that skipped a branch wait there for the lanes
+        // in it, as if the warp reconverged after the branch.
+        unsigned go = 0, first = 0;
+        for (unsigned m = wp.step; m; m &= m - 1) {
+            Thread &g = lanes[__builtin_ctz(m)];
+            if (g.op == ACCESS)
+                go |= 1u << __builtin_ctz(m);
+            else if (!first || g.line < lanes[first - 1].line)
+                first = __builtin_ctz(m) + 1;
+        }
+        if (!go)
+            for (unsigned m = wp.step; m; m &= m - 1) {
+                Thread &g = lanes[__builtin_ctz(m)];
+                if (g.line == lanes[first - 1].line && g.file == lanes[first - 1].file)
+                    go |= 1u << __builtin_ctz(m);
+            }
+        wp.step &= ~go;
+        for (unsigned m = go; m; m &= m - 1) {
+            lanes[__builtin_ctz(m)].res = go;
+            ready(&lanes[__builtin_ctz(m)]);
+        }
     }
-    if (!go)
-      for (unsigned m = wp.step; m; m &= m - 1) {
-        Thread &g = lanes[__builtin_ctz(m)];
-        if (g.line == lanes[first - 1].line && g.file == lanes[first - 1].file) go |= 1u << __builtin_ctz(m);
-      }
-    wp.step &= ~go;
-    for (unsigned m = go; m; m &= m - 1) {
-      lanes[__builtin_ctz(m)].res = go;
-      ready(&lanes[__builtin_ctz(m)]);
-    }
-  }
 }
 
 // Block the running thread, let others run; back when it is released.
-static void wait(Thread *t) { switch_to(t->fiber, pick(t->w)); }
+static inline __attribute__((always_inline)) void wait(Thread *t)
+{
+    switch_to(t->fiber, pick(t->w));
+}
 
-static void exit_thread(Fiber *f) {
-  Thread *t = f->t;
-  Worker *w = f->w;
-  block_on(t, DONE);
-  warp_of(t).alive &= ~bit_of(t);
-  w->live--;
-  check_warp(w, warp_of(t), t->id >> 5);
-  Thread *next = w->head != w->tail ? w->queue[w->head % kMaxThreads] : nullptr;
-  if (!w->failed && next && !next->fiber) {  // a fresh thread: run it right here, no switch
-    w->head++;
-    next->fiber = f;
-    f->t = cur = next;
-    threadIdx = next->tid;
-    return;
-  }
-  f->t = nullptr;
-  w->free.push_back(f);
-  switch_to(f, pick(w));
+static void exit_thread(Fiber *f)
+{
+    Thread *t = f->t;
+    Worker *w = f->w;
+    block_on(t, DONE);
+    warp_of(t).alive &= ~bit_of(t);
+    w->live--;
+    check_warp(w, warp_of(t), t->id >> 5);
+    Thread *next = w->head != w->tail ? w->queue[w->head % kMaxThreads] : nullptr;
+    if (!w->failed && next && !next->fiber) { // a fresh thread: run it right here, no switch
+        w->head++;
+        next->fiber = f;
+        f->t = cur = next;
+        threadIdx = next->tid;
+        return;
+    }
+    f->t = nullptr;
+    w->free.push_back(f);
+    switch_to(f, pick(w));
 }
 
 // ---- diagnostics: "threads 0-15,32 wait at __syncthreads at f.cu:12; threads 16-31 ..."
-static const char *wait_name(const Thread &t) {
-  static const char *warp_ops[] = {"__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-                                   "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "__match_any_sync"};
-  switch (t.state) {
-  case BAR: return "__syncthreads";
-  case WARP: return warp_ops[t.op];
-  case STEP: return t.op == ACTIVEMASK ? "__activemask" : "a volatile access";
-  }
-  return "?";
+static const char *wait_name(const Thread &t)
+{
+    static const char *warp_ops[] = {"__syncwarp",       "__shfl_sync",     "__shfl_up_sync",
+                                     "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+                                     "__all_sync",       "__any_sync",      "__match_any_sync"};
+    switch (t.state) {
+    case BAR:
+        return "__syncthreads";
+    case WARP:
+        return warp_ops[t.op];
+    case STEP:
+        return t.op == ACTIVEMASK ? "__activemask" : "a volatile access";
+    }
+    return "?";
 }
 
-static std::string ranges(const std::vector<int> &ids) {
-  std::string s;
-  for (size_t i = 0; i < ids.size();) {
-    size_t j = i;
-    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) j++;
-    s += (s.empty() ? "" : ",") + std::to_string(ids[i]) + (j > i ? "-" + std::to_string(ids[j]) : "");
-    i = j + 1;
-  }
-  return s;
+static std::string ranges(const std::vector<int> &ids)
+{
+    std::string s;
+    for (size_t i = 0; i < ids.size();) {
+        size_t j = i;
+        while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1)
+            j++;
+        s += (s.empty() ? "" : ",") + std::to_string(ids[i]) +
+             (j > i ? "-" + std::to_string(ids[j]) : "");
+        i = j + 1;
+    }
+    return s;
 }
 
-static std::string who_waits(Worker *w) {
-  std::vector<const Thread *> sites;  // one thread per distinct (wait, file, line), in thread order
-  std::vector<std::vector<int>> ids;
-  for (int i = 0; i < w->n; i++) {
-    const Thread &t = w->threads[i];
-    if (t.state == DONE || t.state == READY) continue;
-    size_t k = 0;
-    while (k < sites.size() && !(sites[k]->state == t.state && sites[k]->op == t.op && sites[k]->line == t.line &&
-                                 !strcmp(sites[k]->file, t.file)))
-      k++;
-    if (k == sites.size()) sites.push_back(&t), ids.emplace_back();
-    ids[k].push_back(i);
-  }
-  std::string s;
-  for (size_t k = 0; k < sites.size(); k++)
-    s += std::string(k ? "; " : "") + "threads " + ranges(ids[k]) + " wait at " + wait_name(*sites[k]) + " at " +
-         sites[k]->file + ":" + std::to_string(sites[k]->line);
-  return s;
+static std::string who_waits(Worker *w)
+{
+    std::vector<const Thread *>
+        sites; // one thread per distinct (wait, file, line), in thread order
+    std::vector<std::vector<int>> ids;
+    for (int i = 0; i < w->n; i++) {
+        const Thread &t = w->threads[i];
+        if (t.state == DONE || t.state == READY)
+            continue;
+        size_t k = 0;
+        while (k < sites.size() && !(sites[k]->state == t.state && sites[k]->op == t.op &&
+                                     sites[k]->line == t.line && !strcmp(sites[k]->file, t.file)))
+            k++;
+        if (k == sites.size())
+            sites.push_back(&t), ids.emplace_back();
+        ids[k].push_back(i);
+    }
+    std::string s;
+    for (size_t k = 0; k < sites.size(); k++)
+        s += std::string(k ? "; " : "") + "threads " + ranges(ids[k]) + " wait at " +
+             wait_name(*sites[k]) + " at " + sites[k]->file + ":" + std::to_string(sites[k]->line);
+    return s;
 }
 
-static void report(Worker *w, const char *what, const std::string &detail) {
-  const Kernel &k = w->job->k;
-  w->failed = true;
-  if (w->job->failed.exchange(true)) return;  // one line per launch, whatever the workers
-  fprintf(stderr, "cuda-cpu: %s in kernel %s (launched at %s:%d), block (%u,%u,%u): %s\n", what, k.name, k.file,
-          k.line, blockIdx.x, blockIdx.y, blockIdx.z, detail.c_str());
+static void report(Worker *w, const char *what, const std::string &why)
+{
+    const Kernel &k = w->job->k;
+    w->failed = true;
+    if (w->job->failed.exchange(true))
+        return; // one line per launch, whatever the workers
+    fprintf(stderr, "cuda-cpu: %s in kernel %s (launched at %s:%d), block (%u,%u,%u): %s\n", what,
+            k.name, k.file, k.line, blockIdx.x, blockIdx.y, blockIdx.z, why.c_str());
 }
 
 // Every live thread waits at a barrier: release it if it is the same one for all of them.
-static void release_barrier(Worker *w) {
-  const Thread *first = nullptr;
-  int count = 0;
-  for (int i = 0; i < w->n; i++) {
-    const Thread &t = w->threads[i];
-    if (t.state != BAR) continue;
-    if (!first) first = &t;
-    if (t.line != first->line || (t.file != first->file && strcmp(t.file, first->file)))
-      return report(w, "barrier divergence", who_waits(w) + "; every live thread must reach the same __syncthreads");
-    count += (int)t.val;
-  }
-  for (int i = 0; i < w->n; i++) {
-    Thread &t = w->threads[i];
-    if (t.state == BAR) t.res = t.op == 1 ? count : t.op == 2 ? count == w->live : t.op == 3 ? count > 0 : 0;
-  }
-  for (int i = 0; i < (w->n + 31) / 32; i++) w->warps[i].seen.clear();
-  w->atbar = 0;
-  w->phase++;
-  wake_all(w, BAR);
+static void release_barrier(Worker *w)
+{
+    const Thread *first = nullptr;
+    int count = 0;
+    for (int i = 0; i < w->n; i++) {
+        const Thread &t = w->threads[i];
+        if (t.state != BAR)
+            continue;
+        if (!first)
+            first = &t;
+        if (t.line != first->line || (t.file != first->file && strcmp(t.file, first->file)))
+            return report(w, "barrier divergence",
+                          who_waits(w) + "; every live thread must reach the same __syncthreads");
+        count += (int)t.val;
+    }
+    for (int i = 0; i < w->n; i++) {
+        Thread &t = w->threads[i];
+        if (t.state != BAR)
+            continue;
+        switch (t.op) {
+        case SYNCTHREADS:
+            t.res = 0;
+            break;
+        case SYNCTHREADS_COUNT:
+            t.res = count;
+            break;
+        case SYNCTHREADS_AND:
+            t.res = count == w->live;
+            break;
+        case SYNCTHREADS_OR:
+            t.res = count > 0;
+            break;
+        }
+    }
+    for (int i = 0; i < (w->n + 31) / 32; i++)
+        w->warps[i].seen.clear();
+    w->atbar = 0;
+    w->phase++;
+    wake_all(w, BAR);
 }
 
-static bool run_block(Worker *w, unsigned long long b) {
-  const Job &j = *w->job;
-  blockIdx = {(unsigned)(b % j.grid.x), (unsigned)(b / j.grid.x % j.grid.y), (unsigned)(b / j.grid.x / j.grid.y)};
-  if (j.smem) memset(w->smem, kPoison, j.smem);
-  for (auto &s : w->shared) memset(s.first, kPoison, s.second);
-  dynamic_smem = w->smem;
-  w->live = w->n, w->atbar = 0, w->phase = 0, w->failed = false;
-  for (int i = 0; i < (w->n + 31) / 32; i++) {
-    Warp &wp = w->warps[i];
-    int lanes = std::min(32, w->n - 32 * i);
-    wp.alive = wp.runnable = lanes == 32 ? ~0u : (1u << lanes) - 1;
-    wp.coll = wp.step = 0;
-    wp.mixed = false;
-    wp.seen.clear();
-  }
-  for (int i = 0; i < w->n; i++) w->threads[i].state = -1, w->threads[i].fiber = nullptr;
-  wake_all(w, -1);
-  for (;;) {  // back here when no thread can run
-    switch_to(&w->sched, pick(w));
-    if (w->failed || w->live == 0) break;
-    if (w->atbar == w->live)
-      release_barrier(w);
-    else
-      report(w, "deadlock", "no thread can run: " + who_waits(w));
-  }
-  if (!w->failed) return true;
-  w->head = w->tail = 0;  // abandon the block: fibers stopped inside it start afresh
-  w->free.clear();
-  for (int i = 0; i < w->made; i++) {
-    Fiber *f = &w->fibers[i];
-    if (f->t) make_fiber(f), f->t = nullptr;
-    w->free.push_back(f);
-  }
-  return false;
+static bool run_block(Worker *w, unsigned long long b)
+{
+    const Job &j = *w->job;
+    blockIdx = {(unsigned)(b % j.grid.x), (unsigned)(b / j.grid.x % j.grid.y),
+                (unsigned)(b / j.grid.x / j.grid.y)};
+    if (j.smem)
+        memset(w->smem, kPoison, j.smem);
+    for (auto &s : w->shared)
+        memset(s.first, kPoison, s.second);
+    dynamic_smem = w->smem;
+    w->live = w->n, w->atbar = 0, w->phase = 0, w->failed = false;
+    for (int i = 0; i < (w->n + 31) / 32; i++) {
+        Warp &wp = w->warps[i];
+        int lanes = std::min(32, w->n - 32 * i);
+        wp.alive = wp.runnable = lanes == 32 ? ~0u : (1u << lanes) - 1;
+        wp.coll = wp.step = 0;
+        wp.mixed = false;
+        wp.seen.clear();
+    }
+    for (int i = 0; i < w->n; i++)
+        w->threads[i].state = FRESH, w->threads[i].fiber = nullptr;
+    wake_all(w, FRESH);
+    for (;;) { // back here when no thread can run
+        switch_to(&w->sched, pick(w));
+        if (w->failed || w->live == 0)
+            break;
+        if (w->atbar == w->live)
+            release_barrier(w);
+        else
+            report(w, "deadlock", "no thread can run: " + who_waits(w));
+    }
+    if (!w->failed)
+        return true;
+    w->head = w->tail = 0; // abandon the block: fibers stopped inside it start afresh
+    w->free.clear();
+    for (int i = 0; i < w->made; i++) {
+        Fiber *f = &w->fibers[i];
+        if (f->t)
+            make_fiber(f), f->t = nullptr;
+        w->free.push_back(f);
+    }
+    return false;
 }
 
 // Fibers, stacks and dynamic shared memory for this launch's block shape.
-static void prepare(Worker *w, Job &j) {
-  w->job = &j;
-  w->n = (int)(j.block.x * j.block.y * j.block.z);
-  if (!w->stacks) {
-    size_t size = (kStack + kGuard) * kMaxThreads;
-    w->stacks = (char *)mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (w->stacks == MAP_FAILED) fprintf(stderr, "cuda-cpu: cannot map fiber stacks\n"), abort();
-    pthread_attr_t attr;  // the scheduler's stack, for ASan
-    void *addr;
-    pthread_getattr_np(pthread_self(), &attr);
-    pthread_attr_getstack(&attr, &addr, &w->sched.size);
-    pthread_attr_destroy(&attr);
-    w->sched.stack = (const char *)addr;
-    w->sched.w = w;
-    for (int i = 0; i < kMaxThreads; i++) w->threads[i].w = w, w->threads[i].id = i;
-  }
-  for (; w->made < w->n; w->made++) {  // a guard page below each stack turns an overflow into a crash
-    Fiber *f = &w->fibers[w->made];
-    f->w = w;
-    // Stack tops 64 bytes apart modulo a page: aligned alike, the tops of 256 stacks would
-    // compete for the same few cache sets at every switch.
-    f->size = kStack - (w->made % 64) * 64;
-    f->stack = w->stacks + (kStack + kGuard) * w->made + kGuard;
-    mprotect((char *)f->stack - kGuard, kGuard, PROT_NONE);
-    make_fiber(f);
-    w->free.insert(w->free.begin(), f);
-  }
-  if (w->dims.x != j.block.x || w->dims.y != j.block.y || w->dims.z != j.block.z) {
-    w->dims = j.block;
-    for (int i = 0; i < w->n; i++)
-      w->threads[i].tid = {i % j.block.x, i / j.block.x % j.block.y, i / j.block.x / j.block.y};
-  }
-  if (w->smem_size != j.smem) {  // exactly the launch's size, so that ASan sees overflows
-    free(w->smem);
-    w->smem = j.smem ? (unsigned char *)malloc(j.smem) : nullptr;
-    w->smem_size = j.smem;
-  }
-  blockDim = j.block;
-  gridDim = j.grid;
+static void prepare(Worker *w, Job &j)
+{
+    w->job = &j;
+    w->n = (int)(j.block.x * j.block.y * j.block.z);
+    if (!w->stacks) {
+        size_t size = (kStack + kGuard) * kMaxThreads;
+        w->stacks = (char *)mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (w->stacks == MAP_FAILED)
+            fprintf(stderr, "cuda-cpu: cannot map fiber stacks\n"), abort();
+        pthread_attr_t attr; // the scheduler's stack, for ASan
+        void *addr;
+        pthread_getattr_np(pthread_self(), &attr);
+        pthread_attr_getstack(&attr, &addr, &w->sched.size);
+        pthread_attr_destroy(&attr);
+        w->sched.stack = (const char *)addr;
+        w->sched.w = w;
+        for (int i = 0; i < kMaxThreads; i++)
+            w->threads[i].w = w, w->threads[i].id = i;
+    }
+    for (; w->made < w->n;
+         w->made++) { // a guard page below each stack turns an overflow into a crash
+        Fiber *f = &w->fibers[w->made];
+        f->w = w;
+        // Stack tops 256 bytes apart modulo a page (fiber aligns its top to 256 bytes): aligned
+        // alike, the tops of 256 stacks would compete for the same few cache sets at every switch.
+        f->size = kStack - (w->made % 16) * 256;
+        f->stack = w->stacks + (kStack + kGuard) * w->made + kGuard;
+        mprotect((char *)f->stack - kGuard, kGuard, PROT_NONE);
+        make_fiber(f);
+        w->free.insert(w->free.begin(), f);
+    }
+    if (w->dims.x != j.block.x || w->dims.y != j.block.y || w->dims.z != j.block.z) {
+        w->dims = j.block;
+        for (int i = 0; i < w->n; i++)
+            w->threads[i].tid = {i % j.block.x, i / j.block.x % j.block.y,
+                                 i / j.block.x / j.block.y};
+    }
+    if (w->smem_size != j.smem) { // exactly the launch's size, so that ASan sees overflows
+        free(w->smem);
+        w->smem = j.smem ? (unsigned char *)malloc(j.smem) : nullptr;
+        w->smem_size = j.smem;
+    }
+    blockDim = j.block;
+    gridDim = j.grid;
 }
 
-static void work(Job &j) {
-  static thread_local Worker *w = new Worker;  // kept for the life of the thread: fibers are reused
-  prepare(w, j);
-  for (unsigned long long b; !j.failed && (b = j.next++) < j.nblocks;)
-    if (!run_block(w, b)) j.failed = true;
+static void work(Job &j)
+{
+    static thread_local Worker *w =
+        new Worker; // kept for the life of the thread: fibers are reused
+    prepare(w, j);
+    for (unsigned long long b; !j.failed && (b = j.next++) < j.nblocks;)
+        if (!run_block(w, b))
+            j.failed = true;
 }
 
 // Helper threads for CUDA_CPU_WORKERS > 1; the launching thread is worker 0.
 struct Pool {
-  std::mutex m;
-  std::condition_variable go, done;
-  Job *job = nullptr;
-  unsigned long long generation = 0;
-  int active = 0, busy = 0;
-  std::vector<std::thread> threads;
+    std::mutex m;
+    std::condition_variable go, done;
+    Job *job = nullptr;
+    unsigned long long generation = 0;
+    int active = 0, busy = 0;
+    std::vector<std::thread> threads;
 };
-static Pool *pool = new Pool;  // never destroyed: its threads wait on it until the process ends
+static Pool *pool = new Pool; // never destroyed: its threads wait on it until the process ends
 
-static void helper(int index) {
-  unsigned long long seen = 0;
-  for (;;) {
-    std::unique_lock<std::mutex> lock(pool->m);
-    pool->go.wait(lock, [&] { return pool->generation != seen; });
-    seen = pool->generation;
-    if (index >= pool->active) continue;
-    Job *j = pool->job;
-    lock.unlock();
-    work(*j);
-    lock.lock();
-    if (--pool->busy == 0) pool->done.notify_all();
-  }
-}
-
-static void run(Job &j, int nworkers) {
-  int helpers = (int)std::min<unsigned long long>(nworkers, j.nblocks) - 1;
-  if (helpers > 0) {
-    std::lock_guard<std::mutex> lock(pool->m);
-    while ((int)pool->threads.size() < helpers) {
-      pool->threads.emplace_back(helper, (int)pool->threads.size());
-      pool->threads.back().detach();
+static void helper(int index)
+{
+    unsigned long long seen = 0;
+    for (;;) {
+        std::unique_lock<std::mutex> lock(pool->m);
+        pool->go.wait(lock, [&] { return pool->generation != seen; });
+        seen = pool->generation;
+        if (index >= pool->active)
+            continue;
+        Job *j = pool->job;
+        lock.unlock();
+        work(*j);
+        lock.lock();
+        if (--pool->busy == 0)
+            pool->done.notify_all();
     }
-    pool->job = &j;
-    pool->active = pool->busy = helpers;
-    pool->generation++;
-    pool->go.notify_all();
-  }
-  work(j);
-  if (helpers > 0) {
-    std::unique_lock<std::mutex> lock(pool->m);
-    pool->done.wait(lock, [] { return pool->busy == 0; });
-  }
 }
 
-void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t) {
-  if (cur) {
-    fprintf(stderr, "cuda-cpu: kernel %s launched from device code (%s:%d): dynamic parallelism is not supported\n",
-            k.name, k.file, k.line);
-    fail(cudaErrorNotSupported);
-    return;
-  }
-  // What a GPU rejects, with CUDA 13's code for all of it (measured on an H100: CUDA 12 said
-  // cudaErrorInvalidConfiguration for the shapes).
-  unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
-  if (!g.x || !g.y || !g.z || !threads || g.x > INT32_MAX || g.y > 65535 || g.z > 65535 || b.x > 1024 ||
-      b.y > 1024 || b.z > 64 || threads > 1024 || smem > smem_optin) {
-    fail(cudaErrorInvalidValue);
-    return;
-  }
-  Job j;
-  j.k = k, j.grid = g, j.block = b, j.smem = smem;
-  j.nblocks = (unsigned long long)g.x * g.y * g.z;
-  const char *s = getenv("CUDA_CPU_SCHEDULE"), *strict = getenv("CUDA_CPU_STRICT");
-  j.strict = strict && *strict && strcmp(strict, "0");
-  j.order = FORWARD, j.seed = 0;
-  if (!s || !*s || !strcmp(s, "forward")) {
-  } else if (!strcmp(s, "reverse")) {
-    j.order = REVERSE;
-  } else if (!strncmp(s, "random", 6) && (!s[6] || s[6] == ':')) {
-    j.order = RANDOM, j.seed = s[6] ? strtoull(s + 7, nullptr, 10) : 1;
-  } else {
-    fprintf(stderr, "cuda-cpu: CUDA_CPU_SCHEDULE=%s: expected forward, reverse or random:SEED\n", s);
-    fail(cudaErrorInvalidValue);
-    return;
-  }
-  run(j, workers());
-  if (j.failed) async_error = fail(cudaErrorLaunchFailure);
+static void run(Job &j, int nworkers)
+{
+    int helpers = (int)std::min<unsigned long long>(nworkers, j.nblocks) - 1;
+    if (helpers > 0) {
+        std::lock_guard<std::mutex> lock(pool->m);
+        while ((int)pool->threads.size() < helpers) {
+            pool->threads.emplace_back(helper, (int)pool->threads.size());
+            pool->threads.back().detach();
+        }
+        pool->job = &j;
+        pool->active = pool->busy = helpers;
+        pool->generation++;
+        pool->go.notify_all();
+    }
+    work(j);
+    if (helpers > 0) {
+        std::unique_lock<std::mutex> lock(pool->m);
+        pool->done.wait(lock, [] { return pool->busy == 0; });
+    }
+}
+
+void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
+{
+    if (cur) {
+        fprintf(stderr,
+                "cuda-cpu: kernel %s launched from device code (%s:%d): dynamic parallelism is not "
+                "supported\n",
+                k.name, k.file, k.line);
+        fail(cudaErrorNotSupported);
+        return;
+    }
+    // What a GPU rejects, with CUDA 13's code for all of it (measured on an H100: CUDA 12 said
+    // cudaErrorInvalidConfiguration for the shapes).
+    unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
+    if (!g.x || !g.y || !g.z || !threads || g.x > INT32_MAX || g.y > 65535 || g.z > 65535 ||
+        b.x > 1024 || b.y > 1024 || b.z > 64 || threads > 1024 || smem > smem_optin) {
+        fail(cudaErrorInvalidValue);
+        return;
+    }
+    Job j;
+    j.k = k, j.grid = g, j.block = b, j.smem = smem;
+    j.nblocks = (unsigned long long)g.x * g.y * g.z;
+    const char *s = getenv("CUDA_CPU_SCHEDULE"), *strict = getenv("CUDA_CPU_STRICT");
+    j.strict = strict && *strict && strcmp(strict, "0");
+    j.order = FORWARD, j.seed = 0;
+    if (!s || !*s || !strcmp(s, "forward")) {
+    } else if (!strcmp(s, "reverse")) {
+        j.order = REVERSE;
+    } else if (!strncmp(s, "random", 6) && (!s[6] || s[6] == ':')) {
+        j.order = RANDOM, j.seed = s[6] ? strtoull(s + 7, nullptr, 10) : 1;
+    } else {
+        fprintf(stderr,
+                "cuda-cpu: CUDA_CPU_SCHEDULE=%s: expected forward, reverse or random:SEED\n", s);
+        fail(cudaErrorInvalidValue);
+        return;
+    }
+    run(j, workers());
+    if (j.failed)
+        async_error = fail(cudaErrorLaunchFailure);
 }
 
 // ---- what device code calls
-int barrier(int op, int pred, const char *file, int line) {
-  Thread *t = cur;
-  if (!t) return pred != 0;  // host code: a block of one
-  t->op = op, t->val = pred != 0, t->file = file, t->line = line;
-  block_on(t, BAR);
-  t->w->atbar++;
-  if (warp_of(t).coll | warp_of(t).step) check_warp(t->w, warp_of(t), t->id >> 5);
-  wait(t);
-  return (int)t->res;
+int barrier(BarrierOp op, int pred, const char *file, int line)
+{
+    Thread *t = cur;
+    if (!t)
+        return pred != 0; // host code: a block of one
+    t->op = op, t->val = pred != 0, t->file = file, t->line = line;
+    block_on(t, BAR);
+    t->w->atbar++;
+    if (warp_of(t).coll | warp_of(t).step)
+        check_warp(t->w, warp_of(t), t->id >> 5);
+    wait(t);
+    return (int)t->res;
 }
 
-unsigned long long warp_op(int op, unsigned mask, unsigned long long v, int arg, int width, const char *file, int line) {
-  Thread *t = cur;
-  if (!t) return op == BALLOT || op == ALL || op == ANY || op == MATCH_ANY ? v != 0 || op == MATCH_ANY : v;
-  t->op = op, t->mask = mask, t->val = v, t->arg = arg, t->width = width, t->file = file, t->line = line;
-  block_on(t, WARP);
-  Warp &wp = warp_of(t);
-  if (!wp.coll) wp.mask = mask;
-  wp.mixed |= wp.mask != mask;
-  wp.coll |= bit_of(t);
-  check_warp(t->w, wp, t->id >> 5, t);
-  wait(t);
-  return t->res;
+unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long v, int arg, int width,
+                           const char *file, int line)
+{
+    Thread *t = cur;
+    if (!t)
+        return op == BALLOT || op == ALL || op == ANY || op == MATCH_ANY ? v != 0 || op == MATCH_ANY
+                                                                         : v;
+    t->op = op, t->mask = mask, t->val = v, t->arg = arg, t->width = width, t->file = file,
+    t->line = line;
+    block_on(t, WARP);
+    Warp &wp = warp_of(t);
+    if (!wp.coll)
+        wp.mask = mask;
+    wp.mixed |= wp.mask != mask;
+    wp.coll |= bit_of(t);
+    check_warp(t->w, wp, t->id >> 5, t);
+    wait(t);
+    return t->res;
 }
 
 // Strict mode: two lanes touching the same volatile word, one of them writing, with no
 // collective or barrier between them, race once lanes run independently (Volta and later).
-static bool races(Thread *t, const volatile void *p, int write) {
-  Warp &wp = warp_of(t);
-  unsigned lane = t->id & 31, W = 64, MANY = 128;
-  auto it = wp.seen.emplace(p, lane | (write ? W : 0)).first;
-  unsigned e = it->second;
-  if ((e & 31) == lane && !(e & MANY)) return it->second |= write ? W : 0, false;
-  if (!write && !(e & W)) return it->second |= MANY, false;
-  report(t->w, "race (CUDA_CPU_STRICT)",
-         "lanes " + std::to_string(e & 31) + " and " + std::to_string(lane) + " of warp " + std::to_string(t->id >> 5) +
-             " access the same word through a volatile pointer (" + t->file + ":" + std::to_string(t->line) +
-             ") with no __syncwarp between; since Volta a warp's lanes do not run in lockstep");
-  return true;
+static bool races(Thread *t, const volatile void *p, bool write)
+{
+    Warp &wp = warp_of(t);
+    unsigned lane = t->id & 31, W = 64, MANY = 128;
+    auto it = wp.seen.emplace(p, lane | (write ? W : 0)).first;
+    unsigned e = it->second;
+    if ((e & 31) == lane && !(e & MANY))
+        return it->second |= write ? W : 0, false;
+    if (!write && !(e & W))
+        return it->second |= MANY, false;
+    report(t->w, "race (CUDA_CPU_STRICT)",
+           "lanes " + std::to_string(e & 31) + " and " + std::to_string(lane) + " of warp " +
+               std::to_string(t->id >> 5) + " access the same word through a volatile pointer (" +
+               t->file + ":" + std::to_string(t->line) +
+               ") with no __syncwarp between; since Volta a warp's lanes do not run in lockstep");
+    return true;
 }
 
-unsigned lockstep(const volatile void *p, int write, const char *file, int line) {
-  Thread *t = cur;
-  if (!t) return 1;
-  t->op = p ? ACCESS : ACTIVEMASK, t->file = file, t->line = line;
-  if (p && t->w->job->strict && races(t, p, write)) wait(t);  // never back: the block failed
-  block_on(t, STEP);
-  warp_of(t).step |= bit_of(t);
-  check_warp(t->w, warp_of(t), t->id >> 5);
-  wait(t);
-  return (unsigned)t->res;
+unsigned lockstep(const volatile void *p, bool write, const char *file, int line)
+{
+    Thread *t = cur;
+    if (!t)
+        return 1;
+    t->op = p ? ACCESS : ACTIVEMASK, t->file = file, t->line = line;
+    if (p && t->w->job->strict && races(t, p, write))
+        wait(t); // never back: the block failed
+    block_on(t, STEP);
+    warp_of(t).step |= bit_of(t);
+    check_warp(t->w, warp_of(t), t->id >> 5);
+    wait(t);
+    return (unsigned)t->res;
 }
 
-Poison::Poison(const volatile void *p, size_t size) {
-  void *q = const_cast<void *>(p);
-  if (cur) cur->w->shared.emplace_back(q, size);
-  memset(q, kPoison, size);
+Poison::Poison(const volatile void *p, size_t size)
+{
+    void *q = const_cast<void *>(p);
+    if (cur)
+        cur->w->shared.emplace_back(q, size);
+    memset(q, kPoison, size);
 }
 
-void yield() {
-  Thread *t = cur;
-  if (!t) return;
-  Worker *w = t->w;
-  w->queue[w->tail++ % kMaxThreads] = t;
-  wait(t);
+void yield()
+{
+    Thread *t = cur;
+    if (!t)
+        return;
+    Worker *w = t->w;
+    w->queue[w->tail++ % kMaxThreads] = t;
+    wait(t);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -649,267 +797,429 @@ void yield() {
 static std::mutex mem_mutex;
 static std::map<const void *, size_t> device_allocs;
 
-cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size, cudaMemcpyKind kind,
-                        cudaMemcpyKind want) {
-  if (kind != want && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-    return fail(cudaErrorInvalidMemcpyDirection);
-  if (offset > size || count > size - offset) return fail(cudaErrorInvalidValue);
-  memcpy(want == cudaMemcpyHostToDevice ? (char *)dst + offset : dst,
-         want == cudaMemcpyHostToDevice ? src : (const char *)src + offset, count);
-  return cudaSuccess;
+cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size,
+                        cudaMemcpyKind kind, cudaMemcpyKind want)
+{
+    if (kind != want && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return fail(cudaErrorInvalidMemcpyDirection);
+    if (offset > size || count > size - offset)
+        return fail(cudaErrorInvalidValue);
+    memcpy(want == cudaMemcpyHostToDevice ? (char *)dst + offset : dst,
+           want == cudaMemcpyHostToDevice ? src : (const char *)src + offset, count);
+    return cudaSuccess;
 }
 } // namespace cucc
 
 using namespace cucc;
-static double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+static double now_ms()
+{
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 struct CUstream_st {
-  int flags;
+    int flags;
 };
 struct CUevent_st {
-  unsigned flags;
-  double ms;  // when recorded; negative before
+    unsigned flags;
+    double ms; // when recorded; negative before
 };
 
 extern "C" {
-cudaError_t cudaGetLastError(void) {
-  cudaError_t e = last_error;
-  last_error = cudaSuccess;
-  if (async_error == e) async_error = cudaSuccess;
-  return e;
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    if (async_error == e)
+        async_error = cudaSuccess;
+    return e;
 }
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
+cudaError_t cudaPeekAtLastError(void)
+{
+    return last_error;
+}
 
 static const struct {
-  cudaError_t e;
-  const char *name, *text;
+    cudaError_t e;
+    const char *name, *text;
 } errors[] = {
     {cudaSuccess, "cudaSuccess", "no error"},
     {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
     {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
     {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
-    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+     "invalid configuration argument"},
     {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
     {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
-    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+     "invalid copy direction for memcpy"},
     {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
     {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
     {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
-    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
-    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+     "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
+     "too many resources requested for launch"},
     {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
-const char *cudaGetErrorString(cudaError_t e) {
-  for (auto &x : errors)
-    if (x.e == e) return x.text;
-  return "unrecognized error code";
+const char *cudaGetErrorString(cudaError_t e)
+{
+    for (auto &x : errors)
+        if (x.e == e)
+            return x.text;
+    return "unrecognized error code";
 }
-const char *cudaGetErrorName(cudaError_t e) {
-  for (auto &x : errors)
-    if (x.e == e) return x.name;
-  return "cudaErrorUnknown";
-}
-
-cudaError_t cudaGetDeviceCount(int *count) {
-  if (!count) return fail(cudaErrorInvalidValue);
-  *count = 1;
-  return cudaSuccess;
-}
-cudaError_t cudaGetDevice(int *device) {
-  if (!device) return fail(cudaErrorInvalidValue);
-  *device = 0;
-  return cudaSuccess;
-}
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
-  if (!prop) return fail(cudaErrorInvalidValue);
-  if (device != 0) return fail(cudaErrorInvalidDevice);
-  *prop = properties();
-  return cudaSuccess;
-}
-cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
-  if (!value) return fail(cudaErrorInvalidValue);
-  if (device != 0) return fail(cudaErrorInvalidDevice);
-  cudaDeviceProp p = properties();
-  switch (attr) {
-  case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-  case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-  case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-  case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-  case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-  case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-  case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-  case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
-  case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
-  case cudaDevAttrWarpSize: *value = p.warpSize; break;
-  case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-  case cudaDevAttrClockRate: *value = 1000000; break;  // nominal, like the memory figures
-  case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-  case cudaDevAttrMemoryClockRate: *value = kMemoryClockKHz; break;
-  case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-  case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-  case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-  case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-  case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
-  case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
-  case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-  default: return fail(cudaErrorInvalidValue);
-  }
-  return cudaSuccess;
-}
-cudaError_t cudaDeviceSynchronize(void) { return sync_point(); }
-cudaError_t cudaDeviceReset(void) {
-  last_error = async_error = cudaSuccess;
-  return cudaSuccess;
-}
-cudaError_t cudaDriverGetVersion(int *v) { return v ? (*v = CUDART_VERSION, cudaSuccess) : fail(cudaErrorInvalidValue); }
-cudaError_t cudaRuntimeGetVersion(int *v) { return cudaDriverGetVersion(v); }
-cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
-  if (!free_bytes || !total_bytes) return fail(cudaErrorInvalidValue);
-  *total_bytes = properties().totalGlobalMem;
-  *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-  return cudaSuccess;
+const char *cudaGetErrorName(cudaError_t e)
+{
+    for (auto &x : errors)
+        if (x.e == e)
+            return x.name;
+    return "cudaErrorUnknown";
 }
 
-cudaError_t cudaMalloc(void **ptr, size_t size) {
-  if (!ptr) return fail(cudaErrorInvalidValue);
-  *ptr = nullptr;
-  if (!size) return cudaSuccess;
-  if (posix_memalign(ptr, 256, size)) return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
-  memset(*ptr, kPoison, size);
-  std::lock_guard<std::mutex> lock(mem_mutex);
-  device_allocs[*ptr] = size;
-  return cudaSuccess;
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count)
+        return fail(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
 }
-cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int) { return cudaMalloc(ptr, size); }
-cudaError_t cudaFree(void *ptr) {
-  if (!ptr) return cudaSuccess;
-  size_t size;
-  {
+cudaError_t cudaGetDevice(int *device)
+{
+    if (!device)
+        return fail(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device)
+{
+    return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
+}
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device)
+{
+    if (!prop)
+        return fail(cudaErrorInvalidValue);
+    if (device != 0)
+        return fail(cudaErrorInvalidDevice);
+    *prop = properties();
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
+{
+    if (!value)
+        return fail(cudaErrorInvalidValue);
+    if (device != 0)
+        return fail(cudaErrorInvalidDevice);
+    cudaDeviceProp p = properties();
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock:
+        *value = p.maxThreadsPerBlock;
+        break;
+    case cudaDevAttrMaxBlockDimX:
+        *value = p.maxThreadsDim[0];
+        break;
+    case cudaDevAttrMaxBlockDimY:
+        *value = p.maxThreadsDim[1];
+        break;
+    case cudaDevAttrMaxBlockDimZ:
+        *value = p.maxThreadsDim[2];
+        break;
+    case cudaDevAttrMaxGridDimX:
+        *value = p.maxGridSize[0];
+        break;
+    case cudaDevAttrMaxGridDimY:
+        *value = p.maxGridSize[1];
+        break;
+    case cudaDevAttrMaxGridDimZ:
+        *value = p.maxGridSize[2];
+        break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+        *value = (int)p.sharedMemPerBlock;
+        break;
+    case cudaDevAttrTotalConstantMemory:
+        *value = (int)p.totalConstMem;
+        break;
+    case cudaDevAttrWarpSize:
+        *value = p.warpSize;
+        break;
+    case cudaDevAttrMaxRegistersPerBlock:
+        *value = p.regsPerBlock;
+        break;
+    case cudaDevAttrClockRate:
+        *value = 1000000;
+        break; // nominal, like the memory figures
+    case cudaDevAttrMultiProcessorCount:
+        *value = p.multiProcessorCount;
+        break;
+    case cudaDevAttrMemoryClockRate:
+        *value = kMemoryClockKHz;
+        break;
+    case cudaDevAttrGlobalMemoryBusWidth:
+        *value = p.memoryBusWidth;
+        break;
+    case cudaDevAttrL2CacheSize:
+        *value = p.l2CacheSize;
+        break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+        *value = p.maxThreadsPerMultiProcessor;
+        break;
+    case cudaDevAttrComputeCapabilityMajor:
+        *value = p.major;
+        break;
+    case cudaDevAttrComputeCapabilityMinor:
+        *value = p.minor;
+        break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+        *value = (int)p.sharedMemPerMultiprocessor;
+        break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+        *value = (int)p.sharedMemPerBlockOptin;
+        break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+        *value = p.maxBlocksPerMultiProcessor;
+        break;
+    default:
+        return fail(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void)
+{
+    return sync_point();
+}
+cudaError_t cudaDeviceReset(void)
+{
+    last_error = async_error = cudaSuccess;
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int *v)
+{
+    return v ? (*v = CUDART_VERSION, cudaSuccess) : fail(cudaErrorInvalidValue);
+}
+cudaError_t cudaRuntimeGetVersion(int *v)
+{
+    return cudaDriverGetVersion(v);
+}
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    if (!free_bytes || !total_bytes)
+        return fail(cudaErrorInvalidValue);
+    *total_bytes = properties().totalGlobalMem;
+    *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **ptr, size_t size)
+{
+    if (!ptr)
+        return fail(cudaErrorInvalidValue);
+    *ptr = nullptr;
+    if (!size)
+        return cudaSuccess;
+    if (posix_memalign(ptr, 256, size))
+        return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
+    memset(*ptr, kPoison, size);
     std::lock_guard<std::mutex> lock(mem_mutex);
-    auto it = device_allocs.find(ptr);
-    if (it == device_allocs.end()) return fail(cudaErrorInvalidValue);
-    size = it->second;
-    device_allocs.erase(it);
-  }
-  memset(ptr, kPoison, size);  // a use after free reads poison (ASan reports it outright)
-  free(ptr);
-  return cudaSuccess;
+    device_allocs[*ptr] = size;
+    return cudaSuccess;
 }
-cudaError_t cudaMallocHost(void **ptr, size_t size) {
-  if (!ptr) return fail(cudaErrorInvalidValue);
-  *ptr = size ? malloc(size) : nullptr;
-  return size && !*ptr ? fail(cudaErrorMemoryAllocation) : cudaSuccess;
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int)
+{
+    return cudaMalloc(ptr, size);
 }
-cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int) { return cudaMallocHost(ptr, size); }
-cudaError_t cudaFreeHost(void *ptr) {
-  free(ptr);
-  return cudaSuccess;
+cudaError_t cudaFree(void *ptr)
+{
+    if (!ptr)
+        return cudaSuccess;
+    size_t size;
+    {
+        std::lock_guard<std::mutex> lock(mem_mutex);
+        auto it = device_allocs.find(ptr);
+        if (it == device_allocs.end())
+            return fail(cudaErrorInvalidValue);
+        size = it->second;
+        device_allocs.erase(it);
+    }
+    memset(ptr, kPoison, size); // a use after free reads poison (ASan reports it outright)
+    free(ptr);
+    return cudaSuccess;
 }
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
-  if ((unsigned)kind > cudaMemcpyDefault) return fail(cudaErrorInvalidMemcpyDirection);
-  if (!count) return cudaSuccess;
-  if (!dst || !src) return fail(cudaErrorInvalidValue);
-  memcpy(dst, src, count);
-  return cudaSuccess;
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    if (!ptr)
+        return fail(cudaErrorInvalidValue);
+    *ptr = size ? malloc(size) : nullptr;
+    return size && !*ptr ? fail(cudaErrorMemoryAllocation) : cudaSuccess;
 }
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind) {
-  cudaError_t e = cudaMemcpyAsync(dst, src, count, kind, 0);
-  return e ? e : sync_point();
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int)
+{
+    return cudaMallocHost(ptr, size);
 }
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
-                         cudaMemcpyKind kind) {
-  if (width > dpitch || width > spitch) return fail(cudaErrorInvalidPitchValue);
-  for (size_t r = 0; r < height; r++) {
-    cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch, width, kind, 0);
-    if (e) return e;
-  }
-  return sync_point();
+cudaError_t cudaFreeHost(void *ptr)
+{
+    free(ptr);
+    return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t) {
-  if (!count) return cudaSuccess;
-  if (!ptr) return fail(cudaErrorInvalidValue);
-  memset(ptr, value, count);
-  return cudaSuccess;
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t)
+{
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return fail(cudaErrorInvalidMemcpyDirection);
+    if (!count)
+        return cudaSuccess;
+    if (!dst || !src)
+        return fail(cudaErrorInvalidValue);
+    memcpy(dst, src, count);
+    return cudaSuccess;
 }
-cudaError_t cudaMemset(void *ptr, int value, size_t count) { return cudaMemsetAsync(ptr, value, count, 0); }
-
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags) {
-  if (!stream) return fail(cudaErrorInvalidValue);
-  *stream = new CUstream_st{(int)flags};
-  return cudaSuccess;
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind)
+{
+    cudaError_t e = cudaMemcpyAsync(dst, src, count, kind, 0);
+    return e ? e : sync_point();
 }
-cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithFlags(stream, 0); }
-cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  delete stream;
-  return cudaSuccess;
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind)
+{
+    if (width > dpitch || width > spitch)
+        return fail(cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch,
+                                        width, kind, 0);
+        if (e)
+            return e;
+    }
+    return sync_point();
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return sync_point(); }
-cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
-
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
-  if (!event) return fail(cudaErrorInvalidValue);
-  *event = new CUevent_st{flags, -1};
-  return cudaSuccess;
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t)
+{
+    if (!count)
+        return cudaSuccess;
+    if (!ptr)
+        return fail(cudaErrorInvalidValue);
+    memset(ptr, value, count);
+    return cudaSuccess;
 }
-cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  if (!event) return fail(cudaErrorInvalidResourceHandle);
-  delete event;
-  return cudaSuccess;
-}
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
-  if (!event) return fail(cudaErrorInvalidResourceHandle);
-  event->ms = now_ms();
-  return cudaSuccess;
-}
-cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  if (!event) return fail(cudaErrorInvalidResourceHandle);
-  return sync_point();
-}
-cudaError_t cudaEventQuery(cudaEvent_t event) { return event ? cudaSuccess : fail(cudaErrorInvalidResourceHandle); }
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
-  if (!ms) return fail(cudaErrorInvalidValue);
-  if (!start || !end || start->ms < 0 || end->ms < 0 || ((start->flags | end->flags) & cudaEventDisableTiming))
-    return fail(cudaErrorInvalidResourceHandle);
-  *ms = (float)(end->ms - start->ms);
-  return cudaSuccess;
+cudaError_t cudaMemset(void *ptr, int value, size_t count)
+{
+    return cudaMemsetAsync(ptr, value, count, 0);
 }
 
-cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value) {
-  if (!func) return fail(cudaErrorInvalidDeviceFunction);
-  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-    if (value < 0 || (size_t)value > kSmemOptin) return fail(cudaErrorInvalidValue);
-    smem_optin = std::max(smem_optin, (size_t)value);
-  }
-  return cudaSuccess;
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
+{
+    if (!stream)
+        return fail(cudaErrorInvalidValue);
+    *stream = new CUstream_st{(int)flags};
+    return cudaSuccess;
 }
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func) {
-  if (!attr) return fail(cudaErrorInvalidValue);
-  if (!func) return fail(cudaErrorInvalidDeviceFunction);
-  memset(attr, 0, sizeof *attr);
-  attr->maxThreadsPerBlock = 1024;
-  attr->maxDynamicSharedSizeBytes = (int)smem_optin;
-  attr->ptxVersion = attr->binaryVersion = 70;
-  return cudaSuccess;
+cudaError_t cudaStreamCreate(cudaStream_t *stream)
+{
+    return cudaStreamCreateWithFlags(stream, 0);
 }
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size,
-                                                          size_t dynamic_smem) {
-  if (!blocks || block_size <= 0 || block_size > 1024) return fail(cudaErrorInvalidValue);
-  if (!func) return fail(cudaErrorInvalidDeviceFunction);
-  int n = std::min(2048 / ((block_size + 31) / 32 * 32), 32);
-  if (dynamic_smem) n = std::min(n, (int)(kSmemOptin / dynamic_smem));
-  *blocks = n;
-  return cudaSuccess;
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    delete stream;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t)
+{
+    return sync_point();
+}
+cudaError_t cudaStreamQuery(cudaStream_t)
+{
+    return cudaSuccess;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int)
+{
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    if (!event)
+        return fail(cudaErrorInvalidValue);
+    *event = new CUevent_st{flags, -1};
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    return cudaEventCreateWithFlags(event, 0);
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    if (!event)
+        return fail(cudaErrorInvalidResourceHandle);
+    delete event;
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t)
+{
+    if (!event)
+        return fail(cudaErrorInvalidResourceHandle);
+    event->ms = now_ms();
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    if (!event)
+        return fail(cudaErrorInvalidResourceHandle);
+    return sync_point();
+}
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    return event ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    if (!ms)
+        return fail(cudaErrorInvalidValue);
+    if (!start || !end || start->ms < 0 || end->ms < 0 ||
+        ((start->flags | end->flags) & cudaEventDisableTiming))
+        return fail(cudaErrorInvalidResourceHandle);
+    *ms = (float)(end->ms - start->ms);
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value)
+{
+    if (!func)
+        return fail(cudaErrorInvalidDeviceFunction);
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || (size_t)value > kSmemOptin)
+            return fail(cudaErrorInvalidValue);
+        smem_optin = std::max(smem_optin, (size_t)value);
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func)
+{
+    if (!attr)
+        return fail(cudaErrorInvalidValue);
+    if (!func)
+        return fail(cudaErrorInvalidDeviceFunction);
+    memset(attr, 0, sizeof *attr);
+    attr->maxThreadsPerBlock = 1024;
+    attr->maxDynamicSharedSizeBytes = (int)smem_optin;
+    attr->ptxVersion = attr->binaryVersion = 70;
+    return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
+                                                          int block_size, size_t dynamic_smem)
+{
+    if (!blocks || block_size <= 0 || block_size > 1024)
+        return fail(cudaErrorInvalidValue);
+    if (!func)
+        return fail(cudaErrorInvalidDeviceFunction);
+    int n = std::min(2048 / ((block_size + 31) / 32 * 32), 32);
+    if (dynamic_smem)
+        n = std::min(n, (int)(kSmemOptin / dynamic_smem));
+    *blocks = n;
+    return cudaSuccess;
 }
 }

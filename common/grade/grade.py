@@ -14,6 +14,7 @@ import argparse
 import base64
 import concurrent.futures
 import csv
+import glob
 import json
 import os
 import pwd
@@ -122,14 +123,33 @@ def test_sources(root, lab, hidden=False):
                   if f.startswith("test_%s_" % lab) and f.endswith(".c"))
 
 
-def names_in_sources(paths):
-    """Test names from the cmocka_unit_test(...) entries: the list when nothing builds."""
+def names_in_sources(paths, given_only=False):
+    """Test names from the test files' lists, as `--list` would print them when nothing
+    builds: TESTKIT_HOST/GIVEN/TEST(name), and for TESTKIT_VARIANTS(f) one test per
+    variant of the lab's table (the X(ID, "name", ...) rows of the headers the file
+    includes, found beside it in labs/*/ or common/). given_only: those that may pass in a
+    skeleton (HOST and GIVEN), as `--list-given` prints them."""
     names = []
+    kinds = "HOST|GIVEN" if given_only else "HOST|GIVEN|TEST|VARIANTS"
     for p in paths:
         with open(p, encoding="utf-8", errors="replace") as f:
-            for name in re.findall(r"cmocka_unit_test\w*\(\s*(\w+)", f.read()):
-                if name not in names:
-                    names.append(name)
+            text = f.read()
+        for kind, name in re.findall(r"TESTKIT_(%s)\(\s*(\w+)\s*\)" % kinds, text):
+            found = variant_names(p, text) if kind == "VARIANTS" else [name]
+            names += [n for n in found if n not in names]
+    return names
+
+
+def variant_names(test_path, text):
+    """The names of the variant table in the headers that a test file includes."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(test_path)))
+    if os.path.basename(root) == "tests":  # tests/hidden/
+        root = os.path.dirname(root)
+    names = []
+    for header in re.findall(r'#include\s+"([\w.]+\.h)"', text):
+        for path in glob.glob(os.path.join(root, "labs", "*", header)):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                names += re.findall(r'\bX\(\s*\w+\s*,\s*"(\w+)"', f.read())
     return names
 
 

@@ -1,149 +1,118 @@
-/* lab01 command line: `lab01 run` checks every variant against the CPU loop,
- * `lab01 bench` times them next to the copy ceiling and writes the TSV for the plots. */
+/* lab01's command line (common/driver.h): the variants of vector_add.h, then the CPU loop
+ * and the whole program, PCIe copies included. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include "bench.h"
-#include "cli.h"
-#include "lab.h"
+#include "driver.h"
+#include "rng.h"
 #include "vector_add.h"
 
-struct job {
-    enum vector_add_variant v;
-    struct gpu_buf a, b, c;
-    const float *ha, *hb;
-    float *hc;
-    size_t n;
+enum { CPU = ADD_VARIANTS, WITH_COPIES };
+
+static const struct lab_row extras[] = {
+    {"cpu (one core)", LAB_ROW_CPU, "the reference loop on one CPU core"},
+    {"float4 + PCIe copies", LAB_ROW_EXTRA,
+     "what a whole program pays: the inputs in, the float4 kernel, the sum out"},
 };
 
-static int run_kernel(void *p)
-{
-    struct job *j = p;
-    return vector_add(j->v, j->a, j->b, j->c, j->n);
-}
+struct job {
+    size_t n;
+    float *a, *b, *c, *want; /* pinned host memory: inputs, a result, the reference */
+    struct gpu_buf da, db, dc;
+};
 
-static int run_cpu(void *p)
+static void *setup(struct lab_size s, uint64_t seed)
 {
-    struct job *j = p;
-    vector_add_cpu(j->ha, j->hb, j->hc, j->n);
-    return LAB_OK;
-}
-
-/* What a whole program pays: inputs in over PCIe, the best kernel, the result back. */
-static int run_with_copies(void *p)
-{
-    struct job *j = p;
-    int status;
-    gpu_upload(j->a, j->ha, j->n * sizeof(float));
-    gpu_upload(j->b, j->hb, j->n * sizeof(float));
-    status = vector_add(ADD_GRID_STRIDE_FLOAT4, j->a, j->b, j->c, j->n);
-    gpu_download(j->hc, j->c, j->n * sizeof(float));
-    return status;
-}
-
-static void fill(float *x, size_t n, unsigned seed)
-{
-    srand(seed);
-    for (size_t i = 0; i < n; i++)
-        x[i] = (float)rand() / RAND_MAX - 0.5f;
-}
-
-static struct job job_new(size_t n)
-{
-    struct job j = {0};
-    float *ha = gpu_host_alloc(n * sizeof(float)), *hb = gpu_host_alloc(n * sizeof(float));
-    j.n = n;
-    j.hc = gpu_host_alloc(n * sizeof(float));
-    fill(ha, n, 1);
-    fill(hb, n, 2);
-    j.ha = ha;
-    j.hb = hb;
-    j.a = gpu_alloc(n * sizeof(float));
-    j.b = gpu_alloc(n * sizeof(float));
-    j.c = gpu_alloc(n * sizeof(float));
-    gpu_upload(j.a, ha, n * sizeof(float));
-    gpu_upload(j.b, hb, n * sizeof(float));
+    struct job *j = calloc(1, sizeof *j);
+    struct rng r = rng_new(seed);
+    size_t bytes = s.n * sizeof(float);
+    j->n = s.n;
+    j->a = gpu_host_alloc(bytes);
+    j->b = gpu_host_alloc(bytes);
+    j->c = gpu_host_alloc(bytes);
+    j->want = gpu_host_alloc(bytes);
+    rng_floats(&r, j->a, s.n, -1.0f, 1.0f);
+    rng_floats(&r, j->b, s.n, -1.0f, 1.0f);
+    vector_add_cpu(j->a, j->b, j->want, s.n);
+    j->da = gpu_alloc(bytes);
+    j->db = gpu_alloc(bytes);
+    j->dc = gpu_alloc(bytes);
+    gpu_upload(j->da, j->a, bytes);
+    gpu_upload(j->db, j->b, bytes);
     return j;
 }
 
-static void job_free(struct job *j)
+static void teardown(void *p)
 {
-    gpu_free(&j->a);
-    gpu_free(&j->b);
-    gpu_free(&j->c);
-    gpu_host_free((void *)j->ha);
-    gpu_host_free((void *)j->hb);
-    gpu_host_free(j->hc);
+    struct job *j = p;
+    gpu_free(&j->da);
+    gpu_free(&j->db);
+    gpu_free(&j->dc);
+    gpu_host_free(j->a);
+    gpu_host_free(j->b);
+    gpu_host_free(j->c);
+    gpu_host_free(j->want);
+    free(j);
 }
 
-static int run(const struct cli *c)
+static int launch(void *p, int row)
 {
-    struct job j = job_new(c->n);
-    float *want = malloc(c->n * sizeof(float) + 1);
-    int failures = 0;
-    vector_add_cpu(j.ha, j.hb, want, c->n);
-    for (int v = 0; v < ADD_VARIANTS; v++) {
-        size_t bad = 0;
-        int status;
-        if (cli_variant(c) >= 0 && cli_variant(c) != v)
-            continue;
-        gpu_poison(j.c);
-        j.v = v;
-        if ((status = run_kernel(&j)) == LAB_OK)
-            gpu_download(j.hc, j.c, c->n * sizeof(float));
-        for (size_t i = 0; status == LAB_OK && i < c->n; i++)
-            bad += j.hc[i] != want[i];
-        if (status != LAB_OK)
-            printf("%-20s n = %zu: %s\n", vector_add_names[v], c->n, lab_strerror(status));
-        else if (bad)
-            printf("%-20s n = %zu: WRONG in %zu elements\n", vector_add_names[v], c->n, bad);
-        else
-            printf("%-20s n = %zu: ok\n", vector_add_names[v], c->n);
-        failures += status != LAB_OK || bad;
+    struct job *j = p;
+    size_t bytes = j->n * sizeof(float);
+    int status;
+    switch (row) {
+    case CPU:
+        vector_add_cpu(j->a, j->b, j->c, j->n);
+        return LAB_OK;
+    case WITH_COPIES:
+        gpu_upload(j->da, j->a, bytes);
+        gpu_upload(j->db, j->b, bytes);
+        status = vector_add(ADD_GRID_STRIDE_FLOAT4, j->da, j->db, j->dc, j->n);
+        gpu_download(j->c, j->dc, bytes);
+        return status;
+    default:
+        return vector_add((enum vector_add_variant)row, j->da, j->db, j->dc, j->n);
     }
-    free(want);
-    job_free(&j);
-    return failures ? 1 : 0;
 }
 
-static void bench_size(struct bench *b, const struct cli *c, const char *series, size_t n)
+static int check(void *p, int row, char *why, size_t why_size)
 {
-    struct job j = job_new(n);
-    struct timing t;
-    double bytes = 3.0 * n * sizeof(float);
-    for (int v = 0; v < ADD_VARIANTS; v++) {
-        if (cli_variant(c) >= 0 && cli_variant(c) != v)
-            continue;
-        j.v = v;
-        if (time_gpu(run_kernel, &j, c->reps, &t) == LAB_OK)
-            bench_row(b, series, vector_add_names[v], n, bytes, &t);
-    }
-    if (!strcmp(series, "main") && cli_variant(c) < 0) {
-        if (time_cpu(run_cpu, &j, c->reps < 5 ? c->reps : 5, &t) == LAB_OK)
-            bench_row(b, series, "cpu (one core)", n, bytes, &t);
-        if (time_gpu(run_with_copies, &j, c->reps < 5 ? c->reps : 5, &t) == LAB_OK)
-            bench_row(b, series, "float4 + PCIe copies", n, bytes, &t);
-    }
-    job_free(&j);
+    struct job *j = p;
+    size_t bad;
+    int status;
+    gpu_poison(j->dc);
+    if ((status = launch(j, row)) != LAB_OK)
+        return status;
+    gpu_download(j->c, j->dc, j->n * sizeof(float));
+    if ((bad = lab_first_diff(j->c, j->want, j->n, sizeof(float))) == j->n)
+        return LAB_OK;
+    snprintf(why, why_size, "c[%zu] = %g, want %g", bad, j->c[bad], j->want[bad]);
+    return LAB_WRONG;
 }
 
-static int bench(const struct cli *c)
+/* Two floats read and one written per element, whatever the row. */
+static double bytes(void *p, int row)
 {
-    struct bench b;
-    if (bench_open(&b, "lab01", c->tsv, c->n * sizeof(float), c->reps) != LAB_OK)
-        return 1;
-    bench_size(&b, c, "main", c->n);
-    for (size_t n = 1u << 10; c->sweep && n <= c->n; n *= 4)
-        bench_size(&b, c, "sweep", n);
-    bench_close(&b);
-    printf("\nrows written to %s\n", c->tsv);
-    return 0;
+    (void)row;
+    return 3.0 * sizeof(float) * ((struct job *)p)->n;
 }
 
 int main(int argc, char **argv)
 {
-    struct cli c = {.prog = "lab01", .variants = vector_add_names, .n = 1u << 28, .reps = 20,
-                    .tsv = "plots/data/lab01.tsv"};
-    cli_parse(&c, argc, argv);
-    return !strcmp(c.command, "run") ? run(&c) : bench(&c);
+    static const struct lab_driver lab = {
+        .name = "lab01",
+        .dims = 1,
+        .size = {.n = 1u << 28},     /* 3 GiB moved: far beyond any L2 */
+        .cpu_size = {.n = 1u << 22}, /* checked in seconds by the CPU backend */
+        .elem_bytes = sizeof(float),
+        .variants = vector_add_variants,
+        .nvariants = ADD_VARIANTS,
+        .extras = extras,
+        .nextras = sizeof extras / sizeof extras[0],
+        .setup = setup,
+        .teardown = teardown,
+        .launch = launch,
+        .check = check,
+        .bytes = bytes,
+    };
+    return lab_main(&lab, argc, argv);
 }

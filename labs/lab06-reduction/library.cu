@@ -8,12 +8,12 @@
 extern "C" int reduce_cub(struct gpu_buf in, size_t n, struct gpu_buf temp, size_t *temp_bytes,
                           struct gpu_buf out)
 {
-    if (!temp_bytes || n == 0 || n > INT_MAX || !in.ptr || n > in.bytes / sizeof(int) ||
-        !out.ptr || out.bytes < sizeof(int))
+    if (!temp_bytes || n == 0 || n > INT_MAX || !in.ptr || n > in.bytes / sizeof(int) || !out.ptr ||
+        out.bytes < sizeof(int))
         return LAB_EINVAL;
     if (temp.ptr && temp.bytes < *temp_bytes)
         return LAB_EINVAL;
-    CUDA_TRY(cub::DeviceReduce::Sum(temp.ptr, *temp_bytes, (const int *)in.ptr,
-                                    (int *)out.ptr, (int)n));
+    CUDA_TRY(
+        cub::DeviceReduce::Sum(temp.ptr, *temp_bytes, (const int *)in.ptr, (int *)out.ptr, (int)n));
     return LAB_OK;
 }

@@ -2,14 +2,12 @@
  * adds it once, so all of them move the same 4 n bytes; what differs is how well the
  * threads are kept busy while the memory streams in. Kernels 1-7 follow the seven steps of
  * Harris's "Optimizing Parallel Reduction in CUDA"; 8-10 are the steps that came with
- * later GPUs; the two atomic kernels are the baselines a student writes first. */
-#include <limits.h>
-#include <stdint.h>
+ * later GPUs; the two atomic kernels are the baselines a student writes first. Yours: the
+ * kernels. launch.cu checks the arguments and launches them, pass after pass. */
 #include "check.h"
 #include "reduction.h"
 
 static const unsigned WARP = 32;
-static const unsigned MAX_THREADS = 1024;
 
 /* ------------------------------------------------------------- kernels 1-3: the tree
  * Each block loads blockDim.x elements into shared memory and adds them pairwise in
@@ -258,107 +256,10 @@ __global__ void reduce_shared_atomic(const int *in, int *out, unsigned n)
     /* TODO: thread 0 zeroes block_sum; barrier; when i < n, atomicAdd in[i]
      * into block_sum; barrier; thread 0 atomicAdds block_sum into *out. */
 }
-
-/* ------------------------------------------------------------- launchers */
-
-static unsigned div_up(size_t x, size_t y)
-{
-    return (unsigned)((x + y - 1) / y);
-}
-
-static int is_pow2(unsigned x)
-{
-    return x && !(x & (x - 1));
-}
-
-extern "C" int reduce_threads_ok(enum reduce_variant v, unsigned threads)
-{
-    switch (v) {
-    case REDUCE_INTERLEAVED_DIVERGENT:
-    case REDUCE_INTERLEAVED_STRIDED:
-    case REDUCE_SEQUENTIAL:
-        return is_pow2(threads) && threads >= 2 && threads <= MAX_THREADS;
-    case REDUCE_UNROLL_LAST_WARP:
-        return is_pow2(threads) && threads >= 64 && threads <= MAX_THREADS;
-    case REDUCE_FIRST_ADD_DURING_LOAD:
-    case REDUCE_COMPLETE_UNROLL:
-    case REDUCE_CASCADED:
-        return is_pow2(threads) && threads <= MAX_THREADS;
-    case REDUCE_WARP_SHUFFLE:
-    case REDUCE_VECTOR_LOAD:
-    case REDUCE_SINGLE_PASS:
-        return is_pow2(threads) && threads >= WARP && threads <= MAX_THREADS;
-    case REDUCE_GLOBAL_ATOMIC:
-    case REDUCE_SHARED_ATOMIC:
-        return threads >= 1 && threads <= MAX_THREADS;
-    default:
-        return 0;
-    }
-}
-
-/* Elements one block covers in one pass; for the grid-stride kernels, the fewest each
- * block is given (a grid larger than n / this would leave threads without work). */
-static size_t per_block(enum reduce_variant v, unsigned threads)
-{
-    switch (v) {
-    case REDUCE_INTERLEAVED_DIVERGENT:
-    case REDUCE_INTERLEAVED_STRIDED:
-    case REDUCE_SEQUENTIAL:
-    case REDUCE_GLOBAL_ATOMIC:
-    case REDUCE_SHARED_ATOMIC:
-        return threads;
-    case REDUCE_VECTOR_LOAD:
-    case REDUCE_SINGLE_PASS:
-        return 4 * (size_t)threads;
-    default:
-        return 2 * (size_t)threads;
-    }
-}
-
-static int grid_strides(enum reduce_variant v)
-{
-    return v == REDUCE_CASCADED || v == REDUCE_WARP_SHUFFLE || v == REDUCE_VECTOR_LOAD ||
-           v == REDUCE_SINGLE_PASS;
-}
-
-static int atomic_baseline(enum reduce_variant v)
-{
-    return v == REDUCE_GLOBAL_ATOMIC || v == REDUCE_SHARED_ATOMIC;
-}
-
-/* Scratch layout, in ints: [first-pass partials: p1][second-pass partials: p2][counter].
- * Passes after the second reuse the two regions in turn, each pass smaller than the last. */
-static void scratch_layout(enum reduce_variant v, size_t n, unsigned threads, size_t *p1,
-                           size_t *p2)
-{
-    *p1 = div_up(n, per_block(v, threads));
-    *p2 = div_up(*p1, per_block(v, threads));
-}
-
-extern "C" size_t reduce_scratch_bytes(enum reduce_variant v, size_t n, unsigned threads)
-{
-    size_t p1, p2;
-    if (!reduce_threads_ok(v, threads) || n == 0 || n > INT_MAX || atomic_baseline(v))
-        return 0;
-    scratch_layout(v, n, threads, &p1, &p2);
-    return (p1 + p2 + 1) * sizeof(int);
-}
-
-/* Blocks that fill the GPU once: as many as each SM holds at once (its thread limit or
- * its block limit, whichever bites first), on every SM. The grid-stride kernels use this
- * grid whatever n is, so their partial sums never outnumber it. */
-static int device_grid(unsigned threads, unsigned *blocks)
-{
-    int dev, sms, sm_threads, sm_blocks;
-    CUDA_TRY(cudaGetDevice(&dev));
-    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_TRY(cudaDeviceGetAttribute(&sm_threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-    CUDA_TRY(cudaDeviceGetAttribute(&sm_blocks, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
-    *blocks = (unsigned)sms * (unsigned)(sm_threads / (int)threads < sm_blocks
-                                             ? sm_threads / (int)threads
-                                             : sm_blocks);
-    return LAB_OK;
-}
+/* ------------------------------------------------------------- launching 6 and 7
+ * Harris's switch: a block size known only at run time picks the instantiation compiled
+ * for it. (launch.cu does the rest of the launching: CUDA launches a template kernel only
+ * from the file that defines it.) */
 
 template <unsigned BLOCK>
 static void launch_templated(enum reduce_variant v, unsigned blocks, const int *in, int *out,
@@ -370,139 +271,45 @@ static void launch_templated(enum reduce_variant v, unsigned blocks, const int *
         reduce_cascaded<BLOCK><<<blocks, BLOCK>>>(in, out, n);
 }
 
-/* Harris's switch: a run-time block size picks the instantiation compiled for it. */
-static int launch_block_size(enum reduce_variant v, unsigned blocks, unsigned threads,
-                             const int *in, int *out, unsigned n)
+int reduce_launch_unrolled(enum reduce_variant v, unsigned blocks, unsigned threads, const int *in,
+                           int *out, unsigned n)
 {
     switch (threads) {
-    case 1024: launch_templated<1024>(v, blocks, in, out, n); break;
-    case 512: launch_templated<512>(v, blocks, in, out, n); break;
-    case 256: launch_templated<256>(v, blocks, in, out, n); break;
-    case 128: launch_templated<128>(v, blocks, in, out, n); break;
-    case 64: launch_templated<64>(v, blocks, in, out, n); break;
-    case 32: launch_templated<32>(v, blocks, in, out, n); break;
-    case 16: launch_templated<16>(v, blocks, in, out, n); break;
-    case 8: launch_templated<8>(v, blocks, in, out, n); break;
-    case 4: launch_templated<4>(v, blocks, in, out, n); break;
-    case 2: launch_templated<2>(v, blocks, in, out, n); break;
-    case 1: launch_templated<1>(v, blocks, in, out, n); break;
-    default: return LAB_EINVAL;
-    }
-    return LAB_OK;
-}
-
-/* One pass: `blocks` blocks reduce count elements of src into dst[0..blocks). */
-static int launch_pass(enum reduce_variant v, unsigned blocks, unsigned threads,
-                       const int *src, int *dst, unsigned count)
-{
-    size_t shared = threads * sizeof(int);
-    switch (v) {
-    case REDUCE_INTERLEAVED_DIVERGENT:
-        reduce_interleaved_divergent<<<blocks, threads, shared>>>(src, dst, count);
+    case 1024:
+        launch_templated<1024>(v, blocks, in, out, n);
         break;
-    case REDUCE_INTERLEAVED_STRIDED:
-        reduce_interleaved_strided<<<blocks, threads, shared>>>(src, dst, count);
+    case 512:
+        launch_templated<512>(v, blocks, in, out, n);
         break;
-    case REDUCE_SEQUENTIAL:
-        reduce_sequential<<<blocks, threads, shared>>>(src, dst, count);
+    case 256:
+        launch_templated<256>(v, blocks, in, out, n);
         break;
-    case REDUCE_FIRST_ADD_DURING_LOAD:
-        reduce_first_add_during_load<<<blocks, threads, shared>>>(src, dst, count);
+    case 128:
+        launch_templated<128>(v, blocks, in, out, n);
         break;
-    case REDUCE_UNROLL_LAST_WARP:
-        reduce_unroll_last_warp<<<blocks, threads, shared>>>(src, dst, count);
+    case 64:
+        launch_templated<64>(v, blocks, in, out, n);
         break;
-    case REDUCE_COMPLETE_UNROLL:
-    case REDUCE_CASCADED:
-        if (launch_block_size(v, blocks, threads, src, dst, count) != LAB_OK)
-            return LAB_EINVAL;
+    case 32:
+        launch_templated<32>(v, blocks, in, out, n);
         break;
-    case REDUCE_WARP_SHUFFLE:
-        reduce_warp_shuffle<<<blocks, threads>>>(src, dst, count);
+    case 16:
+        launch_templated<16>(v, blocks, in, out, n);
         break;
-    case REDUCE_VECTOR_LOAD:
-        reduce_vector_load<<<blocks, threads>>>(src, dst, count);
+    case 8:
+        launch_templated<8>(v, blocks, in, out, n);
+        break;
+    case 4:
+        launch_templated<4>(v, blocks, in, out, n);
+        break;
+    case 2:
+        launch_templated<2>(v, blocks, in, out, n);
+        break;
+    case 1:
+        launch_templated<1>(v, blocks, in, out, n);
         break;
     default:
         return LAB_EINVAL;
     }
-    CUDA_TRY_LAUNCH();
     return LAB_OK;
-}
-
-/* The multi-level launch: the end of a kernel is the only barrier between all blocks, so
- * each pass turns count elements into one partial sum per block, and the next launch
- * reduces those, until one block writes the result. Kernels 1-6 need a grid as large as
- * count / per_block(); the grid-stride kernels (device_blocks > 0) take a grid that fills
- * the GPU, and one block for the second pass, since a grid-stride block can sum any count. */
-static int reduce_passes(enum reduce_variant v, const int *in, unsigned n, unsigned threads,
-                         int *scratch, size_t p1, unsigned device_blocks, int *out)
-{
-    const int *src = in;
-    unsigned count = n;
-    for (int pass = 0;; pass++) {
-        unsigned blocks = 1;
-        int *dst = out;
-        int status;
-        /* TODO: blocks = enough to cover count (div_up by per_block), at most
-         * device_blocks when that is not 0, and 1 after the first pass when it is not 0;
-         * dst = out when a single block is left, else scratch on even passes and
-         * scratch + p1 on odd ones. */
-        status = launch_pass(v, blocks, threads, src, dst, count);
-        if (status != LAB_OK || blocks == 1)
-            return status;
-        src = dst;
-        count = blocks;
-    }
-}
-
-static int launch(enum reduce_variant v, const int *in, unsigned n, unsigned threads,
-                  int *scratch, size_t p1, size_t p2, int *out)
-{
-    unsigned blocks = div_up(n, per_block(v, threads)), device_blocks = 0;
-    if (grid_strides(v) && device_grid(threads, &device_blocks) != LAB_OK)
-        return LAB_ECUDA;
-    switch (v) {
-    case REDUCE_SINGLE_PASS: {
-        unsigned *done = (unsigned *)(scratch + p1 + p2);
-        if (blocks > device_blocks)
-            blocks = device_blocks;
-        CUDA_TRY(cudaMemsetAsync(done, 0, sizeof *done));
-        reduce_single_pass<<<blocks, threads>>>(in, scratch, done, out, n);
-        break;
-    }
-    case REDUCE_GLOBAL_ATOMIC:
-        CUDA_TRY(cudaMemsetAsync(out, 0, sizeof *out));
-        reduce_global_atomic<<<blocks, threads>>>(in, out, n);
-        break;
-    case REDUCE_SHARED_ATOMIC:
-        CUDA_TRY(cudaMemsetAsync(out, 0, sizeof *out));
-        reduce_shared_atomic<<<blocks, threads>>>(in, out, n);
-        break;
-    default:
-        return reduce_passes(v, in, n, threads, scratch, p1, device_blocks, out);
-    }
-    CUDA_TRY_LAUNCH();
-    return LAB_OK;
-}
-
-extern "C" int reduce_sum(enum reduce_variant v, struct gpu_buf in, size_t n, unsigned threads,
-                          struct gpu_buf scratch, struct gpu_buf out)
-{
-    size_t p1 = 0, p2 = 0;
-    if ((unsigned)v >= REDUCE_VARIANTS || !reduce_threads_ok(v, threads))
-        return LAB_EINVAL;
-    if (n == 0 || n > INT_MAX || !in.ptr || n > in.bytes / sizeof(int))
-        return LAB_EINVAL;
-    if (!out.ptr || out.bytes < sizeof(int))
-        return LAB_EINVAL;
-    if (!atomic_baseline(v) &&
-        (!scratch.ptr || scratch.bytes < reduce_scratch_bytes(v, n, threads)))
-        return LAB_EINVAL;
-    if ((v == REDUCE_VECTOR_LOAD || v == REDUCE_SINGLE_PASS) && (uintptr_t)in.ptr % 16)
-        return LAB_EINVAL;
-    if (!atomic_baseline(v))
-        scratch_layout(v, n, threads, &p1, &p2);
-    return launch(v, (const int *)in.ptr, (unsigned)n, threads, (int *)scratch.ptr, p1, p2,
-                  (int *)out.ptr);
 }

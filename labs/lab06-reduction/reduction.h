@@ -1,44 +1,65 @@
-/* lab06: the sum of n int32 on the device, the host API that main.c and the tests call.
- * One variant per step of Harris's "Optimizing Parallel Reduction in CUDA" (kernels 1-7),
- * the modern steps that followed, and the two atomic baselines students meet first. */
+/* lab06: the sum of n int32 on the device. The table of variants, the host API that main.c
+ * and the tests call (launch.cu), and what reduction.cu gives launch.cu. */
 #ifndef REDUCTION_H
 #define REDUCTION_H
 
 #include <stddef.h>
 #include "gpu.h"
+#include "lab.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum reduce_variant {
-    REDUCE_INTERLEAVED_DIVERGENT, /* 1: tid % (2s) picks the adding threads: divergent warps */
-    REDUCE_INTERLEAVED_STRIDED,   /* 2: index 2 s tid: no divergence, bank conflicts */
-    REDUCE_SEQUENTIAL,            /* 3: halves the active range: no conflicts */
-    REDUCE_FIRST_ADD_DURING_LOAD, /* 4: each thread adds two elements while loading */
-    REDUCE_UNROLL_LAST_WARP,      /* 5: the last 32 threads finish without __syncthreads */
-    REDUCE_COMPLETE_UNROLL,       /* 6: block size a template parameter, every loop unrolled */
-    REDUCE_CASCADED,              /* 7: many elements per thread, grid sized to the GPU */
-    REDUCE_WARP_SHUFFLE,          /* 8: warps reduce in registers with __shfl_down_sync */
-    REDUCE_VECTOR_LOAD,           /* 9: 16-byte int4 loads */
-    REDUCE_SINGLE_PASS,           /* 10: one launch, the last block done adds the partials */
-    REDUCE_GLOBAL_ATOMIC,         /* baseline: one atomicAdd on the result per element */
-    REDUCE_SHARED_ATOMIC,         /* baseline: atomics on a shared sum, one global per block */
-    REDUCE_VARIANTS
-};
+/* One variant per step of Harris's "Optimizing Parallel Reduction in CUDA" (1-7), the
+ * steps that came with later GPUs (8-10), and the two atomic baselines students meet
+ * first. A row: the enum constant, the name (tests, --variant, bench rows, points), its
+ * launch facts, what it teaches. The facts:
+ *   min   the smallest block it takes (blocks are powers of two up to 1024, except for
+ *         the atomic baselines, which take any size from 1)
+ *   load  elements a thread adds while loading, in one pass (a block covers load x threads)
+ *   grid  1: a grid that fills the GPU once and strides over any n; 0: one block per
+ *         load x threads elements, pass after pass
+ *   int4  1: 16-byte loads, so the input must be 16-byte aligned
+ *   atom  1: atomics on the result: one pass, no scratch */
+// clang-format off
+#define REDUCE_TABLE(X)                                       /* min load grid int4 atom */ \
+    X(REDUCE_INTERLEAVED_DIVERGENT, "interleaved_divergent",   ( 2,   1,   0,   0,   0), \
+      "1: tid % (2s) picks the adding threads: divergent warps")                          \
+    X(REDUCE_INTERLEAVED_STRIDED, "interleaved_strided",       ( 2,   1,   0,   0,   0), \
+      "2: index 2 s tid: no divergence, but bank conflicts")                              \
+    X(REDUCE_SEQUENTIAL, "sequential",                         ( 2,   1,   0,   0,   0), \
+      "3: halve the active range: no conflicts, half the threads idle at once")           \
+    X(REDUCE_FIRST_ADD_DURING_LOAD, "first_add_during_load",   ( 1,   2,   0,   0,   0), \
+      "4: each thread adds two elements while loading")                                   \
+    X(REDUCE_UNROLL_LAST_WARP, "unroll_last_warp",             (64,   2,   0,   0,   0), \
+      "5: the last 32 threads finish without __syncthreads")                              \
+    X(REDUCE_COMPLETE_UNROLL, "complete_unroll",               ( 1,   2,   0,   0,   0), \
+      "6: the block size a template parameter, every loop unrolled")                      \
+    X(REDUCE_CASCADED, "cascaded",                             ( 1,   2,   1,   0,   0), \
+      "7: many elements per thread, a grid sized to the GPU")                             \
+    X(REDUCE_WARP_SHUFFLE, "warp_shuffle",                     (32,   2,   1,   0,   0), \
+      "8: warps add in registers with __shfl_down_sync")                                  \
+    X(REDUCE_VECTOR_LOAD, "vector_load",                       (32,   4,   1,   1,   0), \
+      "9: 16-byte int4 loads")                                                            \
+    X(REDUCE_SINGLE_PASS, "single_pass",                       (32,   4,   1,   1,   0), \
+      "10: one launch: the last block done adds the partial sums")                        \
+    X(REDUCE_GLOBAL_ATOMIC, "global_atomic",                   ( 1,   1,   0,   0,   1), \
+      "baseline: one atomicAdd on the result per element")                                \
+    X(REDUCE_SHARED_ATOMIC, "shared_atomic",                   ( 1,   1,   0,   0,   1), \
+      "baseline: atomics on a shared sum, one global atomic per block")
+// clang-format on
 
-static const char *const reduce_names[] = {
-    "interleaved_divergent", "interleaved_strided", "sequential", "first_add_during_load",
-    "unroll_last_warp",      "complete_unroll",     "cascaded",   "warp_shuffle",
-    "vector_load",           "single_pass",         "global_atomic", "shared_atomic", NULL};
+enum reduce_variant { REDUCE_TABLE(LAB_ENUM) REDUCE_VARIANTS };
+static const struct lab_variant reduce_variants[] = {REDUCE_TABLE(LAB_VARIANT)};
+struct reduce_facts {
+    unsigned min_threads, load, grid_stride, int4_loads, atomic;
+};
+static const struct reduce_facts reduce_facts[] = {REDUCE_TABLE(LAB_FACTS)};
 
 enum { REDUCE_THREADS = 256 }; /* the block size main.c and most tests use */
 
-/* 1 when variant v accepts blocks of `threads` threads, else 0. Every tree variant needs a
- * power of two: 2..1024 for kernels 1-3 (one thread cannot halve anything), 64..1024 for
- * unroll_last_warp (its last warp reads sdata[tid + 32]), 1..1024 for first_add_during_load,
- * complete_unroll and cascaded, 32..1024 for the shuffle variants (whole warps); the atomic
- * baselines take any size from 1 to 1024. */
+/* 1 when variant v takes blocks of `threads` threads (its table row), else 0. */
 int reduce_threads_ok(enum reduce_variant v, unsigned threads);
 
 /* Bytes of device scratch that reduce_sum needs for n elements (partial sums of each
@@ -48,7 +69,7 @@ size_t reduce_scratch_bytes(enum reduce_variant v, size_t n, unsigned threads);
 /* out[0] = in[0] + ... + in[n - 1] (int32, wrapping as the hardware adds) with variant v
  * on blocks of `threads` threads, launching as many passes as v needs. Returns LAB_OK,
  * LAB_EINVAL (bad variant, n == 0 or n > INT_MAX, n beyond in, NULL or too small out or
- * scratch, a block size v does not accept, in not 16-byte aligned for the int4 variants)
+ * scratch, a block size v does not take, in not 16-byte aligned for the int4 variants)
  * or LAB_ECUDA. Asynchronous, like a kernel launch. */
 int reduce_sum(enum reduce_variant v, struct gpu_buf in, size_t n, unsigned threads,
                struct gpu_buf scratch, struct gpu_buf out);
@@ -63,5 +84,23 @@ long long reduce_sum_cpu(const int *x, size_t n);
 
 #ifdef __cplusplus
 }
+
+/* reduction.cu's kernels, for launch.cu. Each block writes the sum of its share of in to
+ * out[blockIdx.x]; the baselines add into *out (zeroed first). */
+__global__ void reduce_interleaved_divergent(const int *in, int *out, unsigned n);
+__global__ void reduce_interleaved_strided(const int *in, int *out, unsigned n);
+__global__ void reduce_sequential(const int *in, int *out, unsigned n);
+__global__ void reduce_first_add_during_load(const int *in, int *out, unsigned n);
+__global__ void reduce_unroll_last_warp(const int *in, int *out, unsigned n);
+__global__ void reduce_warp_shuffle(const int *in, int *out, unsigned n);
+__global__ void reduce_vector_load(const int *__restrict__ in, int *out, unsigned n);
+__global__ void reduce_single_pass(const int *__restrict__ in, int *partials, unsigned *done,
+                                   int *out, unsigned n);
+__global__ void reduce_global_atomic(const int *in, int *out, unsigned n);
+__global__ void reduce_shared_atomic(const int *in, int *out, unsigned n);
+/* Kernels 6 and 7 are templates over the block size: CUDA launches a template kernel only
+ * from the file that defines it, so reduction.cu launches them for launch.cu. */
+int reduce_launch_unrolled(enum reduce_variant v, unsigned blocks, unsigned threads, const int *in,
+                           int *out, unsigned n);
 #endif
 #endif

@@ -12,8 +12,7 @@
 
 static cublasHandle_t handle; /* created on first use, kept for the process's life */
 
-extern "C" int transpose_cublas(struct gpu_buf in, struct gpu_buf out, size_t width,
-                                size_t height)
+extern "C" int transpose_cublas(struct gpu_buf in, struct gpu_buf out, size_t width, size_t height)
 {
     const float one = 1.0f, zero = 0.0f;
     size_t bytes = width * height * sizeof(float);

@@ -1,214 +1,136 @@
-/* lab07 command line: `lab07 run` checks every variant against the CPU transpose,
- * `lab07 bench` times them next to the copy kernel, cublasSgeam and cudaMemcpy (all in the
- * same run) and writes the TSV for the plots. Variants are numbered float first, then
- * 8-bit, then the library: one --variant name picks any of them. */
+/* lab07's command line (common/driver.h): the variants of transpose.h, float then 8-bit,
+ * and cuBLAS's transpose. Every variant moves each element once each way, like a copy:
+ * the copy variants are the ceiling, measured in the same run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench.h"
-#include "cli.h"
-#include "lab.h"
+#include "driver.h"
+#include "rng.h"
 #include "transpose.h"
 
-enum { U8_FIRST = TR_VARIANTS, CUBLAS = TR_VARIANTS + TR_U8_VARIANTS, ALL = CUBLAS + 1 };
+enum { CUBLAS = TR_VARIANTS };
 
-static const char *names[ALL + 1];
-
-struct job {
-    int v; /* index into names */
-    struct gpu_buf in, out;
-    size_t width, height;
+static const struct lab_row extras[] = {
+    {"cublasSgeam", LAB_ROW_LIBRARY, "cuBLAS's transpose (geam with alpha = 1, beta = 0)"},
 };
 
-static int is_u8(int v)
+struct job {
+    size_t width, height, n;
+    float *in;     /* the float matrix, pinned host memory */
+    uint8_t *in8;  /* the 8-bit image of the same size */
+    void *want[2]; /* their transposes, made on first use: [0] floats, [1] bytes */
+    unsigned char *got;
+    struct gpu_buf din, din8, dout;
+};
+
+static size_t elem(int row)
 {
-    return v >= U8_FIRST && v < CUBLAS;
+    return row == CUBLAS ? sizeof(float) : transpose_facts[row].elem;
 }
 
-static int is_copy(int v)
+/* Random data, so that no variant is timed on zeros. */
+static void *setup(struct lab_size s, uint64_t seed)
 {
-    return v == TR_COPY || v == TR_COPY_SHARED || v == U8_FIRST + TR_U8_COPY;
+    struct job *j = calloc(1, sizeof *j);
+    struct rng r = rng_new(seed);
+    j->width = s.width;
+    j->height = s.height;
+    j->n = s.n;
+    j->in = gpu_host_alloc(s.n * sizeof(float));
+    j->in8 = gpu_host_alloc(s.n);
+    rng_floats(&r, j->in, s.n, -1.0f, 1.0f);
+    rng_bytes(&r, j->in8, s.n);
+    j->din = gpu_alloc(s.n * sizeof(float));
+    j->din8 = gpu_alloc(s.n);
+    j->dout = gpu_alloc(s.n * sizeof(float));
+    gpu_upload(j->din, j->in, s.n * sizeof(float));
+    gpu_upload(j->din8, j->in8, s.n);
+    return j;
 }
 
-static int run_variant(void *p)
+static void teardown(void *p)
 {
     struct job *j = p;
-    if (j->v < U8_FIRST)
-        return transpose((enum transpose_variant)j->v, j->in, j->out, j->width, j->height);
-    if (is_u8(j->v))
-        return transpose_u8((enum transpose_u8_variant)(j->v - U8_FIRST), j->in, j->out,
-                            j->width, j->height);
+    gpu_free(&j->din);
+    gpu_free(&j->din8);
+    gpu_free(&j->dout);
+    gpu_host_free(j->in);
+    gpu_host_free(j->in8);
+    free(j->want[0]);
+    free(j->want[1]);
+    free(j->got);
+    free(j);
+}
+
+static int launch(void *p, int row)
+{
+    struct job *j = p;
 #ifdef BACKEND_CUDA
-    return transpose_cublas(j->in, j->out, j->width, j->height);
-#else
-    return LAB_EINVAL;
+    if (row == CUBLAS)
+        return transpose_cublas(j->din, j->dout, j->width, j->height);
 #endif
+    return transpose((enum transpose_variant)row, elem(row) == 1 ? j->din8 : j->din, j->dout,
+                     j->width, j->height);
 }
 
-static int available(int v)
+/* What the row must write: its input for a copy, else the transpose. */
+static const void *wanted(struct job *j, int row)
 {
-#ifdef BACKEND_CUDA
-    (void)v;
-    return 1;
-#else
-    return v != CUBLAS;
-#endif
+    int bytes = elem(row) == 1;
+    const void *in = bytes ? (const void *)j->in8 : j->in;
+    if (row < TR_VARIANTS && transpose_facts[row].copy)
+        return in;
+    if (!j->want[bytes]) {
+        j->want[bytes] = malloc(j->n * elem(row));
+        transpose_cpu(in, j->want[bytes], j->width, j->height, elem(row));
+    }
+    return j->want[bytes];
 }
 
-static int wanted(const struct cli *c, int v)
+static int check(void *p, int row, char *why, size_t why_size)
 {
-    return available(v) && (cli_variant(c) < 0 || cli_variant(c) == v);
-}
-
-/* Random data, drawn on the host once per size (a fixed seed: bench needs no fresh draws,
- * the tests do that), so no variant is timed on zeros. */
-static void *random_bytes(size_t bytes, unsigned seed)
-{
-    unsigned char *x = gpu_host_alloc(bytes);
-    srand(seed);
-    for (size_t i = 0; i < bytes; i++)
-        x[i] = (unsigned char)(rand() >> 7);
-    return x;
-}
-
-static float *random_floats(size_t n, unsigned seed)
-{
-    float *x = gpu_host_alloc(n * sizeof(float));
-    srand(seed);
-    for (size_t i = 0; i < n; i++)
-        x[i] = (float)rand() / RAND_MAX - 0.5f;
-    return x;
-}
-
-/* Runs variant v once on a poisoned out and compares with want, bit for bit. */
-static int check(struct job *j, int v, const void *want, size_t elem)
-{
-    size_t n = j->width * j->height, bytes = n * elem, bad = 0;
-    unsigned char *got = malloc(bytes + 1);
-    const unsigned char *w = want;
+    struct job *j = p;
+    size_t bad, cols = row < TR_VARIANTS && transpose_facts[row].copy ? j->width : j->height;
     int status;
-    j->v = v;
-    gpu_poison(j->out);
-    if ((status = run_variant(j)) == LAB_OK) {
-        gpu_sync();
-        gpu_download(got, j->out, bytes);
-        for (size_t i = 0; i < n; i++)
-            bad += memcmp(got + i * elem, w + i * elem, elem) != 0;
-    }
-    if (status != LAB_OK)
-        printf("%-16s %zu x %zu: %s\n", names[v], j->width, j->height, lab_strerror(status));
-    else if (bad)
-        printf("%-16s %zu x %zu: WRONG in %zu elements\n", names[v], j->width, j->height, bad);
-    else
-        printf("%-16s %zu x %zu: ok\n", names[v], j->width, j->height);
-    free(got);
-    return status != LAB_OK || bad;
+    if (!j->got)
+        j->got = malloc(j->n * sizeof(float));
+    gpu_poison(j->dout);
+    if ((status = launch(j, row)) != LAB_OK)
+        return status;
+    gpu_download(j->got, j->dout, j->n * elem(row));
+    if ((bad = lab_first_diff(j->got, wanted(j, row), j->n, elem(row))) == j->n)
+        return LAB_OK;
+    snprintf(why, why_size, "element %zu (row %zu, column %zu of the result)", bad, bad / cols,
+             bad % cols);
+    return LAB_WRONG;
 }
 
-static int run(const struct cli *c)
+/* Each element read once and written once. */
+static double bytes(void *p, int row)
 {
-    size_t n = c->width * c->height;
-    float *in = random_floats(n, 1), *want = malloc(n * sizeof(float) + 1);
-    unsigned char *in8 = random_bytes(n, 2), *want8 = malloc(n + 1);
-    struct job j = {0, gpu_alloc(n * sizeof(float)), gpu_alloc(n * sizeof(float)), c->width,
-                    c->height};
-    int failures = 0;
-    transpose_cpu(in, want, c->width, c->height);
-    gpu_upload(j.in, in, n * sizeof(float));
-    for (int v = 0; v < U8_FIRST; v++)
-        if (wanted(c, v))
-            failures += check(&j, v, is_copy(v) ? in : want, sizeof(float));
-    if (wanted(c, CUBLAS))
-        failures += check(&j, CUBLAS, want, sizeof(float));
-    transpose_u8_cpu(in8, want8, c->width, c->height);
-    gpu_upload(j.in, in8, n);
-    for (int v = U8_FIRST; v < CUBLAS; v++)
-        if (wanted(c, v))
-            failures += check(&j, v, is_copy(v) ? in8 : want8, 1);
-    gpu_free(&j.in);
-    gpu_free(&j.out);
-    gpu_host_free(in);
-    gpu_host_free(in8);
-    free(want);
-    free(want8);
-    return failures ? 1 : 0;
+    return 2.0 * elem(row) * ((struct job *)p)->n;
 }
-
-/* Every wanted variant on a width x height matrix: float, the library, and (at the main
- * size only) 8-bit. Effective bytes: each element read once and written once. */
-static void bench_size(struct bench *b, const struct cli *c, const char *series, size_t width,
-                       size_t height)
-{
-    size_t n = width * height;
-    int main_size = !strcmp(series, "main");
-    float *in = random_floats(n, 1);
-    struct job j = {0, gpu_alloc(n * sizeof(float)), gpu_alloc(n * sizeof(float)), width,
-                    height};
-    struct timing t;
-    int bytes_in = 0; /* the 8-bit image replaces the floats before the first u8 row */
-    gpu_upload(j.in, in, n * sizeof(float));
-    gpu_host_free(in);
-    for (int i = 0; i < ALL; i++) {
-        int v = i < U8_FIRST ? i : i == U8_FIRST ? CUBLAS : i - 1; /* the library after floats */
-        if (!wanted(c, v) || (is_u8(v) && !main_size))
-            continue;
-        if (is_u8(v) && !bytes_in) {
-            unsigned char *in8 = random_bytes(n, 2);
-            gpu_upload(j.in, in8, n);
-            gpu_host_free(in8);
-            bytes_in = 1;
-        }
-        j.v = v;
-        if (time_gpu(run_variant, &j, c->reps, &t) == LAB_OK)
-            bench_row(b, series, names[v], n, 2.0 * n * (is_u8(v) ? 1 : sizeof(float)), &t);
-        else
-            printf("%-28s failed\n", names[v]);
-    }
-    gpu_free(&j.in);
-    gpu_free(&j.out);
-}
-
-static int bench(const struct cli *c)
-{
-    struct bench b;
-    if (bench_open(&b, "lab07", c->tsv, c->width * c->height * sizeof(float), c->reps) !=
-        LAB_OK)
-        return 1;
-    bench_size(&b, c, "main", c->width, c->height);
-    for (size_t s = 256; c->sweep && s * s <= c->width * c->height; s *= 2)
-        bench_size(&b, c, "sweep", s, s);
-    bench_close(&b);
-    printf("\nrows written to %s\n", c->tsv);
-    return 0;
-}
-
-/* 1 GiB of floats on a GPU, far beyond its L2; on the CPU backend, where run only checks,
- * a size that checks in seconds. */
-#ifdef BACKEND_CPU
-#define SIDE 4096
-#else
-#define SIDE 16384
-#endif
-#define STR(x) #x
-#define XSTR(x) STR(x)
 
 int main(int argc, char **argv)
 {
-    struct cli c = {.prog = "lab07", .variants = names, .width = SIDE, .height = SIDE,
-                    .reps = 20, .tsv = "plots/data/lab07.tsv",
-                    .usage = "  lab07 moves a height x width float matrix (and a byte image of "
-                             "the same size);\n  --n is not used: give --width and --height "
-                             "(default " XSTR(SIDE) " x " XSTR(SIDE) ").\n"};
-    for (int v = 0; v < TR_VARIANTS; v++)
-        names[v] = transpose_names[v];
-    for (int v = 0; v < TR_U8_VARIANTS; v++)
-        names[U8_FIRST + v] = transpose_u8_names[v];
-    names[CUBLAS] = "cublasSgeam";
-    cli_parse(&c, argc, argv);
-    if (c.width > ((size_t)1 << 40) / c.height) {
-        fprintf(stderr, "lab07: bad value for --width: '%zu' (width x height beyond 2^40)\n",
-                c.width);
-        return 2;
-    }
-    return !strcmp(c.command, "run") ? run(&c) : bench(&c);
+    static const struct lab_driver lab = {
+        .name = "lab07",
+        .dims = 2,
+        .size = {.width = 16384, .height = 16384},   /* 1 GiB of floats: far beyond any L2 */
+        .cpu_size = {.width = 2048, .height = 2048}, /* checked in seconds by the CPU backend */
+        .min_n = 1,
+        .max_n = (size_t)1 << 40,
+        .elem_bytes = sizeof(float),
+        .usage = "  a height x width float matrix, and an 8-bit image of the same size\n",
+        .variants = transpose_variants,
+        .nvariants = TR_VARIANTS,
+        .extras = extras,
+        .nextras = sizeof extras / sizeof extras[0],
+        .setup = setup,
+        .teardown = teardown,
+        .launch = launch,
+        .check = check,
+        .bytes = bytes,
+    };
+    return lab_main(&lab, argc, argv);
 }

@@ -2,18 +2,13 @@
  * read once and written once, so every variant moves the same bytes as a copy and the
  * whole lesson is in how a warp's 32 accesses land in memory. A warp reading a row of
  * `in` touches contiguous bytes; the same warp writing the transposed row of `out` would
- * touch 32 rows. Tiles in shared memory (or registers) turn that around. */
-#include <stdint.h>
+ * touch 32 rows. Tiles in shared memory (or registers) turn that around. Yours: the
+ * kernels (their tiles' shapes are in transpose.h); launch.cu checks the arguments and
+ * launches them. */
 #include "check.h"
 #include "transpose.h"
 
-static const int TILE = 32;       /* a tile's side: one warp spans a tile row */
-static const int BLOCK_ROWS = 8;  /* 32 x 8 threads a block: TILE / BLOCK_ROWS = 4 rows each */
-static const int SHUFFLE_ROWS = 8; /* rows of its column that one lane of the shuffle loads */
-static const int WIDE = 64;       /* the tiled_64 variants' tile side */
-static const int WIDE_ROWS = 16;  /* and their 32 x 16 threads: 8 elements each */
 static const unsigned FULL_MASK = 0xffffffffu;
-static const size_t GRID_Y_LIMIT = 65535; /* the largest gridDim.y and gridDim.z */
 
 /* This block's tile number down the matrix. Launchers fold tiles past gridDim.y's limit
  * into gridDim.z, so any height fits; a block past the last tile finds its rows out of
@@ -29,8 +24,8 @@ __device__ size_t tile_y(void)
  * first store, so that 4 are in flight at once: a GPU hides memory latency only with
  * many bytes in flight. (__restrict__ on every kernel's pointers is what allows that: a
  * load may pass a store only if they cannot touch the same memory.) */
-__global__ void copy_tile(const float *__restrict__ in, float *__restrict__ out,
-                          size_t width, size_t height)
+__global__ void copy_tile(const float *__restrict__ in, float *__restrict__ out, size_t width,
+                          size_t height)
 {
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
     size_t row = tile_y() * TILE + threadIdx.y;
@@ -51,8 +46,8 @@ __global__ void copy_tile(const float *__restrict__ in, float *__restrict__ out,
  * round trip through shared memory and the barrier cost when the access pattern is ideal.
  * Next to nothing (on the H100 it even beats the plain copy): a tiled transpose that loses
  * to it loses by its bank conflicts and by where it writes, not by the round trip. */
-__global__ void copy_shared(const float *__restrict__ in, float *__restrict__ out,
-                            size_t width, size_t height)
+__global__ void copy_shared(const float *__restrict__ in, float *__restrict__ out, size_t width,
+                            size_t height)
 {
     __shared__ float tile[TILE][TILE];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -109,8 +104,8 @@ __global__ void transpose_naive_cols(const float *__restrict__ in, float *__rest
  * transposed along the rows of out: both global directions coalesced. Costs a barrier and
  * bank conflicts: reading a tile column, the 32 lanes hit addresses 32 words apart, all in
  * one of the 32 banks, so each read takes 32 passes through shared memory. */
-__global__ void transpose_tiled(const float *__restrict__ in, float *__restrict__ out,
-                                size_t width, size_t height)
+__global__ void transpose_tiled(const float *__restrict__ in, float *__restrict__ out, size_t width,
+                                size_t height)
 {
     __shared__ float tile[TILE][TILE];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -134,10 +129,11 @@ __global__ void transpose_tiled(const float *__restrict__ in, float *__restrict_
 /* Padded: the same with rows of 33 elements, so a tile column's 32 elements fall in 32
  * different banks (element (r, c) sits in bank (33 r + c) % 32). One extra word per row,
  * no conflicts left. A template over the element type, because the 8-bit images run this
- * very kernel on bytes and show what changes when an element is one byte. */
+ * very code on bytes and show what changes when an element is one byte; a kernel for each
+ * type follows. */
 template <typename T>
-__global__ void transpose_tiled_padded(const T *__restrict__ in, T *__restrict__ out,
-                                       size_t width, size_t height)
+__device__ void tiled_padded(const T *__restrict__ in, T *__restrict__ out, size_t width,
+                             size_t height)
 {
     __shared__ T tile[TILE][TILE + 1];
     size_t col = (size_t)blockIdx.x * TILE + threadIdx.x;
@@ -153,6 +149,18 @@ __global__ void transpose_tiled_padded(const T *__restrict__ in, T *__restrict__
         if (col < height && row + j < width)
             out[(row + j) * height + col] = tile[threadIdx.x][threadIdx.y + j];
     /* SOLUTION END */
+}
+
+__global__ void transpose_tiled_padded(const float *__restrict__ in, float *__restrict__ out,
+                                       size_t width, size_t height)
+{
+    tiled_padded(in, out, width, height);
+}
+
+__global__ void transpose_u8_tiled_padded(const uint8_t *__restrict__ in, uint8_t *__restrict__ out,
+                                          size_t width, size_t height)
+{
+    tiled_padded(in, out, width, height);
 }
 
 /* Elements (r, c) .. (r, c + 3) of a matrix of `cols` columns and `rows` rows, as one
@@ -207,8 +215,8 @@ __global__ void transpose_shuffle(const float *__restrict__ in, float *__restric
      * Odd lane: v[0..3] are rows row+4..row+7 of col - 1, v[4..7] of col. */
     store4(out, height, width, col - odd, row + 4 * odd, make_float4(v[0], v[1], v[2], v[3]),
            vector_stores);
-    store4(out, height, width, col - odd + 1, row + 4 * odd,
-           make_float4(v[4], v[5], v[6], v[7]), vector_stores);
+    store4(out, height, width, col - odd + 1, row + 4 * odd, make_float4(v[4], v[5], v[6], v[7]),
+           vector_stores);
 }
 
 /* A wider tile: 64x64 (padded) for 32 x 16 threads, each staging its 8 loads in registers
@@ -246,8 +254,7 @@ __global__ void transpose_tiled_64(const float *__restrict__ in, float *__restri
 
 /* Elements (r, c) and (r, c + 1) of a matrix of `cols` columns and `rows` rows: one 8-byte
  * load when rows are 8-byte aligned and both are inside, else one by one (0 outside). */
-__device__ float2 load2(const float *m, size_t cols, size_t rows, size_t r, size_t c,
-                        bool aligned)
+__device__ float2 load2(const float *m, size_t cols, size_t rows, size_t r, size_t c, bool aligned)
 {
     const float *p = m + r * cols + c;
     if (r >= rows)
@@ -279,9 +286,9 @@ __device__ void store2(float *m, size_t cols, size_t rows, size_t r, size_t c, f
  * instructions of tiled_64. Costs 2-way bank conflicts (lanes x and x + 16 meet in a bank
  * when each touches two neighbouring words), cheap next to DRAM; needs even widths and
  * heights for the vector path, else element by element. The fastest variant here. */
-__global__ void transpose_tiled_64_float2(const float *__restrict__ in,
-                                          float *__restrict__ out, size_t width,
-                                          size_t height, bool in_aligned, bool out_aligned)
+__global__ void transpose_tiled_64_float2(const float *__restrict__ in, float *__restrict__ out,
+                                          size_t width, size_t height, bool in_aligned,
+                                          bool out_aligned)
 {
     __shared__ float tile[WIDE][WIDE + 1];
     size_t col0 = (size_t)blockIdx.x * WIDE, row0 = tile_y() * WIDE;
@@ -293,8 +300,7 @@ __global__ void transpose_tiled_64_float2(const float *__restrict__ in,
      * out, the pair of tile column y + j * WIDE_ROWS at tile rows 2x and 2x + 1 (out's
      * column row0 + 2x). */
     for (int j = 0; j < WIDE / WIDE_ROWS; j++)
-        v[j] = load2(in, width, height, row0 + threadIdx.y + j * WIDE_ROWS, col0 + x2,
-                     in_aligned);
+        v[j] = load2(in, width, height, row0 + threadIdx.y + j * WIDE_ROWS, col0 + x2, in_aligned);
     for (int j = 0; j < WIDE / WIDE_ROWS; j++) {
         tile[threadIdx.y + j * WIDE_ROWS][x2] = v[j].x;
         tile[threadIdx.y + j * WIDE_ROWS][x2 + 1] = v[j].y;
@@ -302,8 +308,8 @@ __global__ void transpose_tiled_64_float2(const float *__restrict__ in,
     __syncthreads();
     for (int j = 0; j < WIDE / WIDE_ROWS; j++) {
         unsigned t = threadIdx.y + j * WIDE_ROWS;
-        store2(out, height, width, col0 + t, row0 + x2,
-               make_float2(tile[x2][t], tile[x2 + 1][t]), out_aligned);
+        store2(out, height, width, col0 + t, row0 + x2, make_float2(tile[x2][t], tile[x2 + 1][t]),
+               out_aligned);
     }
     /* SOLUTION END */
 }
@@ -381,8 +387,7 @@ __global__ void copy_u8_words(const uint8_t *__restrict__ in, uint8_t *__restric
  * Then coalesced word stores. Costs the permutes and 17 KB of shared memory; buys four
  * times fewer memory instructions and 128-byte warp accesses. */
 __global__ void transpose_u8_words(const uint8_t *__restrict__ in, uint8_t *__restrict__ out,
-                                   size_t width, size_t height, bool in_aligned,
-                                   bool out_aligned)
+                                   size_t width, size_t height, bool in_aligned, bool out_aligned)
 {
     __shared__ uint4 tile[TILE][TILE + 1];
     size_t col = ((size_t)blockIdx.x * TILE + threadIdx.x) * 4;
@@ -398,8 +403,7 @@ __global__ void transpose_u8_words(const uint8_t *__restrict__ in, uint8_t *__re
      * aligned when out_aligned). */
     for (int j = 0; j < TILE / BLOCK_ROWS; j++)
         for (int k = 0; k < 4; k++)
-            a[j][k] =
-                load_word(in, width, height, row + 4 * j * BLOCK_ROWS + k, col, in_aligned);
+            a[j][k] = load_word(in, width, height, row + 4 * j * BLOCK_ROWS + k, col, in_aligned);
     for (int j = 0; j < TILE / BLOCK_ROWS; j++)
         tile[threadIdx.y + j * BLOCK_ROWS][threadIdx.x] =
             make_uint4(block_column(a[j][0], a[j][1], a[j][2], a[j][3], 0),
@@ -418,150 +422,4 @@ __global__ void transpose_u8_words(const uint8_t *__restrict__ in, uint8_t *__re
         store_word(out, height, width, r + 3, col, b.w, out_aligned);
     }
     /* SOLUTION END */
-}
-
-/* ---------------------------------------------------------------- launchers */
-
-static size_t div_up(size_t x, size_t y)
-{
-    return (x + y - 1) / y;
-}
-
-/* tiles_x blocks across and tiles_y down, the latter folded into gridDim.z past 65535. */
-static int tile_grid(size_t tiles_x, size_t tiles_y, dim3 *grid)
-{
-    size_t y = tiles_y < GRID_Y_LIMIT ? tiles_y : GRID_Y_LIMIT;
-    size_t z = div_up(tiles_y, y);
-    if (tiles_x > 0x7fffffffu || z > GRID_Y_LIMIT)
-        return LAB_EINVAL;
-    *grid = dim3((unsigned)tiles_x, (unsigned)y, (unsigned)z);
-    return LAB_OK;
-}
-
-/* LAB_OK when a width x height matrix of elem-byte elements fits both buffers, which do
- * not overlap (a block may read what another has already written in place). */
-static int check_buffers(struct gpu_buf in, struct gpu_buf out, size_t width, size_t height,
-                         size_t elem)
-{
-    size_t bytes = width * height * elem;
-    uintptr_t i = (uintptr_t)in.ptr, o = (uintptr_t)out.ptr;
-    if (!in.ptr || !out.ptr || bytes > in.bytes || bytes > out.bytes)
-        return LAB_EINVAL;
-    if (i < o + bytes && o < i + bytes)
-        return LAB_EINVAL;
-    return LAB_OK;
-}
-
-static int too_big(size_t width, size_t height, size_t elem)
-{
-    return height > 0 && width > SIZE_MAX / elem / height;
-}
-
-static int launch(enum transpose_variant v, const float *in, float *out, size_t width,
-                  size_t height, bool vector_stores)
-{
-    dim3 block(TILE, BLOCK_ROWS), grid;
-    size_t across = div_up(width, TILE), down = div_up(height, TILE);
-    if (v == TR_NAIVE_COLS) { /* its threads lie over out */
-        across = div_up(height, TILE);
-        down = div_up(width, TILE);
-    } else if (v == TR_SHUFFLE) {
-        down = div_up(height, BLOCK_ROWS * SHUFFLE_ROWS);
-    } else if (v == TR_TILED_64 || v == TR_TILED_64_FLOAT2) {
-        across = div_up(width, WIDE);
-        down = div_up(height, WIDE);
-        block = dim3(TILE, WIDE_ROWS);
-    }
-    if (tile_grid(across, down, &grid) != LAB_OK)
-        return LAB_EINVAL;
-    switch (v) {
-    case TR_COPY:
-        copy_tile<<<grid, block>>>(in, out, width, height);
-        break;
-    case TR_COPY_SHARED:
-        copy_shared<<<grid, block>>>(in, out, width, height);
-        break;
-    case TR_NAIVE_ROWS:
-        transpose_naive_rows<<<grid, block>>>(in, out, width, height);
-        break;
-    case TR_NAIVE_COLS:
-        transpose_naive_cols<<<grid, block>>>(in, out, width, height);
-        break;
-    case TR_TILED:
-        transpose_tiled<<<grid, block>>>(in, out, width, height);
-        break;
-    case TR_TILED_PADDED:
-        transpose_tiled_padded<float><<<grid, block>>>(in, out, width, height);
-        break;
-    case TR_SHUFFLE:
-        transpose_shuffle<<<grid, block>>>(in, out, width, height, vector_stores);
-        break;
-    case TR_TILED_64:
-        transpose_tiled_64<<<grid, block>>>(in, out, width, height);
-        break;
-    case TR_TILED_64_FLOAT2:
-        transpose_tiled_64_float2<<<grid, block>>>(in, out, width, height,
-                                                   width % 2 == 0 && (uintptr_t)in % 8 == 0,
-                                                   height % 2 == 0 && (uintptr_t)out % 8 == 0);
-        break;
-    default:
-        return LAB_EINVAL;
-    }
-    CUDA_TRY_LAUNCH();
-    return LAB_OK;
-}
-
-extern "C" int transpose(enum transpose_variant v, struct gpu_buf in, struct gpu_buf out,
-                         size_t width, size_t height)
-{
-    bool vector_stores = height % 4 == 0 && (uintptr_t)out.ptr % 16 == 0;
-    int status;
-    if ((unsigned)v >= TR_VARIANTS || too_big(width, height, sizeof(float)))
-        return LAB_EINVAL;
-    if (width == 0 || height == 0)
-        return LAB_OK;
-    if ((status = check_buffers(in, out, width, height, sizeof(float))) != LAB_OK)
-        return status;
-    return launch(v, (const float *)in.ptr, (float *)out.ptr, width, height, vector_stores);
-}
-
-extern "C" int transpose_u8(enum transpose_u8_variant v, struct gpu_buf in, struct gpu_buf out,
-                            size_t width, size_t height)
-{
-    const uint8_t *src = (const uint8_t *)in.ptr;
-    uint8_t *dst = (uint8_t *)out.ptr;
-    /* Word accesses need every row to start on a 4-byte boundary: in's rows are width
-     * pixels long, out's height. */
-    bool in_aligned = width % 4 == 0 && (uintptr_t)src % 4 == 0;
-    bool out_aligned = height % 4 == 0 && (uintptr_t)dst % 4 == 0;
-    bool copy_aligned = in_aligned && (uintptr_t)dst % 4 == 0;
-    dim3 block(TILE, BLOCK_ROWS), grid;
-    int status;
-    if ((unsigned)v >= TR_U8_VARIANTS || too_big(width, height, 1))
-        return LAB_EINVAL;
-    if (width == 0 || height == 0)
-        return LAB_OK;
-    if ((status = check_buffers(in, out, width, height, 1)) != LAB_OK)
-        return status;
-    switch (v) {
-    case TR_U8_COPY:
-        if (tile_grid(div_up(width, 4 * TILE), div_up(height, 4 * TILE), &grid) != LAB_OK)
-            return LAB_EINVAL;
-        copy_u8_words<<<grid, block>>>(src, dst, width, height, copy_aligned);
-        break;
-    case TR_U8_TILED_PADDED:
-        if (tile_grid(div_up(width, TILE), div_up(height, TILE), &grid) != LAB_OK)
-            return LAB_EINVAL;
-        transpose_tiled_padded<uint8_t><<<grid, block>>>(src, dst, width, height);
-        break;
-    case TR_U8_WORDS:
-        if (tile_grid(div_up(width, 4 * TILE), div_up(height, 4 * TILE), &grid) != LAB_OK)
-            return LAB_EINVAL;
-        transpose_u8_words<<<grid, block>>>(src, dst, width, height, in_aligned, out_aligned);
-        break;
-    default:
-        return LAB_EINVAL;
-    }
-    CUDA_TRY_LAUNCH();
-    return LAB_OK;
 }

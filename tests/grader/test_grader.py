@@ -188,9 +188,14 @@ class Parts(unittest.TestCase):
         self.assertIsNone(grade.find_in_submission(self.tmp, "lab01-x", "k.cu"))
 
     def test_test_names_from_sources(self):
-        path = self.write("t.c", "static const struct CMUnitTest tests[] = {\n"
-                          "cmocka_unit_test(one), cmocka_unit_test_setup_teardown(two, s, t),\n};")
-        self.assertEqual(grade.names_in_sources([path]), ["one", "two"])
+        self.write("labs/lab99-x/x.h", '#define X_TABLE(X) \\\n    X(X_FAST, "fast", "why", 1) \\\n'
+                   '    X(X_SLOW, "slow",\n      "why", 0)\n')
+        path = self.write("tests/test_lab99_x.c", '#include "x.h"\n'
+                          "static const struct testkit_test tests[] = {\n"
+                          "    TESTKIT_HOST(ref), TESTKIT_GIVEN(args),\n"
+                          "    TESTKIT_VARIANTS(works), TESTKIT_TEST(other),\n};")
+        self.assertEqual(grade.names_in_sources([path]), ["ref", "args", "fast", "slow", "other"])
+        self.assertEqual(grade.names_in_sources([path], given_only=True), ["ref", "args"])
 
     def test_reports(self):
         lab = grade.Lab("01", "lab01-x")
@@ -289,8 +294,14 @@ class GradingBase(unittest.TestCase):
         shutil.rmtree(cls.out, ignore_errors=True)
 
     def kernel_tests(self):
+        """The tests of the student's code: all but those the test files mark as checking
+        given code (TESTKIT_HOST, TESTKIT_GIVEN)."""
+        given = set()
+        for hidden in (False, True):
+            given |= set(grade.names_in_sources(grade.test_sources(ROOT, "lab01", hidden),
+                                                given_only=True))
         return {n: t for n, t in self.tests.items() if t["max_score"] > 0
-                and not n.split()[-1].split("/")[-1].startswith(("args_", "reference_"))}
+                and n.split()[-1].split("/")[-1] not in given}
 
     def assert_only_these_lose(self, losers, why):
         for name, t in self.tests.items():

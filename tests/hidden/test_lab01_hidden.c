@@ -33,13 +33,13 @@ static void check_sum_and_spare(enum vector_add_variant v, size_t n)
         assert_int_equal(vector_add(v, da, db, dc, n), LAB_OK);
         gpu_sync();
         gpu_download(got, dc, bytes);
-        bad = testkit_first_diff(got, want, cap, sizeof(float));
+        bad = lab_first_diff(got, want, cap, sizeof(float));
         if (bad < n)
-            fail_msg("%s, n = %zu, order %s: c[%zu] = %g, want %g", vector_add_names[v], n,
+            fail_msg("%s, n = %zu, order %s: c[%zu] = %g, want %g", vector_add_variants[v].name, n,
                      testkit_order_name(o), bad, got[bad], want[bad]);
         if (bad < cap)
             fail_msg("%s, n = %zu, order %s: c[%zu] was written, past the n elements asked for",
-                     vector_add_names[v], n, testkit_order_name(o), bad);
+                     vector_add_variants[v].name, n, testkit_order_name(o), bad);
     }
     gpu_free(&da);
     gpu_free(&db);
@@ -50,26 +50,22 @@ static void check_sum_and_spare(enum vector_add_variant v, size_t n)
     free(want);
 }
 
-static void no_writes_past_n(void **state)
+static void no_writes_past_n(void)
 {
-    (void)state;
-    REQUIRE_DEVICE();
     for (int v = 0; v < ADD_VARIANTS; v++)
         check_sum_and_spare(v, 1000);
 }
 
-static void float4_tails(void **state)
+static void float4_tails(void)
 {
     static const size_t sizes[] = {2, 3, 5, 6, 7, 4094, 4095, 4097};
-    (void)state;
-    REQUIRE_DEVICE();
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         check_sum_and_spare(ADD_GRID_STRIDE_FLOAT4, sizes[s]);
 }
 
-static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(no_writes_past_n),
-    cmocka_unit_test(float4_tails),
+static const struct testkit_test tests[] = {
+    TESTKIT_TEST(no_writes_past_n),
+    TESTKIT_TEST(float4_tails),
 };
 
-TESTKIT_MAIN("lab01_vector_add_hidden", tests)
+TESTKIT_MAIN("lab01_vector_add_hidden", tests, vector_add_variants, ADD_VARIANTS)

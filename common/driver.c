@@ -1,0 +1,268 @@
+/* The lab driver: the command line, the checked run and the bench loop of every lab. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "driver.h"
+
+enum { WHY_SIZE = 256, FEW_REPS = 5, NAME_SIZE = 64 };
+
+#ifdef BACKEND_CUDA
+static const int have_libraries = 1;
+#else
+static const int have_libraries = 0; /* the CPU backend builds no library.cu */
+#endif
+
+static int rows(const struct lab_driver *lab)
+{
+    return lab->nvariants + lab->nextras;
+}
+
+static const char *row_name(const struct lab_driver *lab, int row)
+{
+    return row < lab->nvariants ? lab->variants[row].name : lab->extras[row - lab->nvariants].name;
+}
+
+static int is_variant(const struct lab_driver *lab, int row)
+{
+    return row < lab->nvariants;
+}
+
+static int is_kind(const struct lab_driver *lab, int row, enum lab_row_kind kind)
+{
+    return !is_variant(lab, row) && lab->extras[row - lab->nvariants].kind == kind;
+}
+
+/* The TSV's kind column. */
+static const char *row_kind(const struct lab_driver *lab, int row)
+{
+    static const char *const kinds[] = {"library", "cpu", "extra"};
+    return is_variant(lab, row) ? "variant" : kinds[lab->extras[row - lab->nvariants].kind];
+}
+
+static int wanted(const struct lab_driver *lab, const struct cli *c, int row)
+{
+    if (is_kind(lab, row, LAB_ROW_LIBRARY) && !have_libraries)
+        return 0;
+    return c->variant < 0 || c->variant == row;
+}
+
+static void size_label(const struct lab_driver *lab, struct lab_size s, char *out, size_t size)
+{
+    if (lab->dims == 2)
+        snprintf(out, size, "%zu x %zu", s.width, s.height);
+    else
+        snprintf(out, size, "n = %zu", s.n);
+}
+
+static void *setup(const struct lab_driver *lab, struct lab_size s, uint64_t seed)
+{
+    void *job = lab->setup(s, seed);
+    if (!job) {
+        fprintf(stderr, "%s: not enough memory for the inputs\n", lab->name);
+        exit(1);
+    }
+    return job;
+}
+
+static int run(const struct lab_driver *lab, const struct cli *c, struct lab_size s)
+{
+    void *job = setup(lab, s, c->seed);
+    char label[NAME_SIZE];
+    int failures = 0;
+    size_label(lab, s, label, sizeof label);
+    for (int r = 0; r < rows(lab); r++) {
+        char why[WHY_SIZE] = "";
+        int status;
+        if (!wanted(lab, c, r) || is_kind(lab, r, LAB_ROW_CPU))
+            continue;
+        status = lab->check(job, r, why, sizeof why);
+        if (status == LAB_OK)
+            printf("%-24s %s: ok\n", row_name(lab, r), label);
+        else if (status == LAB_WRONG)
+            printf("%-24s %s: WRONG, %s\n", row_name(lab, r), label, why);
+        else
+            printf("%-24s %s: %s\n", row_name(lab, r), label, lab_strerror(status));
+        failures += status != LAB_OK;
+    }
+    lab->teardown(job);
+    return failures ? 1 : 0;
+}
+
+/* What time_gpu and time_cpu call: one launch of one row. */
+struct timed {
+    const struct lab_driver *lab;
+    void *job;
+    int row;
+};
+
+static int launch_once(void *p)
+{
+    struct timed *t = p;
+    return t->lab->launch(t->job, t->row);
+}
+
+static int time_row(struct timed *t, int reps, struct timing *out)
+{
+    if (is_kind(t->lab, t->row, LAB_ROW_CPU))
+        return time_cpu(launch_once, t, reps < FEW_REPS ? reps : FEW_REPS, out);
+    if (is_kind(t->lab, t->row, LAB_ROW_EXTRA))
+        return time_gpu(launch_once, t, reps < FEW_REPS ? reps : FEW_REPS, out);
+    return time_gpu(launch_once, t, reps, out);
+}
+
+/* Every tuning the row takes (a row each in the tuning's series), the fastest kept and set. */
+static int time_tuned(struct timed *t, struct bench *b, struct lab_size s, int reps, unsigned *best,
+                      struct timing *fastest)
+{
+    const struct lab_driver *lab = t->lab;
+    *best = 0;
+    for (int k = 0; k < lab->ntunings; k++) {
+        char name[NAME_SIZE];
+        struct timing timing;
+        if (!lab->tune(t->job, t->row, lab->tunings[k]))
+            continue;
+        if (time_row(t, reps, &timing) != LAB_OK)
+            continue;
+        snprintf(name, sizeof name, "%s/%u", row_name(lab, t->row), lab->tunings[k]);
+        bench_row(b, lab->tuning, name, "variant", lab->tunings[k], s.n, lab->bytes(t->job, t->row),
+                  &timing);
+        if (!*best || timing.median_ms < fastest->median_ms) {
+            *best = lab->tunings[k];
+            *fastest = timing;
+        }
+    }
+    if (!*best)
+        return LAB_EINVAL;
+    lab->tune(t->job, t->row, *best);
+    return LAB_OK;
+}
+
+/* One row at one size: at the main size (ms given) a tuned variant tries every tuning, in
+ * the sweep it runs at its best from the main size. */
+static int time_at(struct timed *t, struct bench *b, struct lab_size s, int reps, unsigned *best,
+                   int main_size, struct timing *timing)
+{
+    const struct lab_driver *lab = t->lab;
+    if (!is_variant(lab, t->row) || !lab->tunings)
+        return time_row(t, reps, timing);
+    if (main_size)
+        return time_tuned(t, b, s, reps, best, timing);
+    if (!*best || !lab->tune(t->job, t->row, *best))
+        return LAB_EINVAL; /* no tuning worked at the main size */
+    return time_row(t, reps, timing);
+}
+
+/* One size: every wanted row, a line each. The CPU and extra rows run at the main size
+ * only (ms given), where ms[row] gets each row's median. */
+static void bench_size(const struct lab_driver *lab, const struct cli *c, struct bench *b,
+                       struct lab_size s, unsigned *best, double *ms)
+{
+    struct timed t = {lab, setup(lab, s, c->seed), 0};
+    for (t.row = 0; t.row < rows(lab); t.row++) {
+        struct timing timing;
+        int status;
+        if (!wanted(lab, c, t.row))
+            continue;
+        if (!ms && (is_kind(lab, t.row, LAB_ROW_CPU) || is_kind(lab, t.row, LAB_ROW_EXTRA)))
+            continue;
+        status = time_at(&t, b, s, c->reps, &best[t.row], ms != NULL, &timing);
+        if (status != LAB_OK) {
+            printf("%-28s %s\n", row_name(lab, t.row), lab_strerror(status));
+            continue;
+        }
+        bench_row(b, ms ? "main" : "sweep", row_name(lab, t.row), row_kind(lab, t.row), best[t.row],
+                  s.n, lab->bytes(t.job, t.row), &timing);
+        if (ms)
+            ms[t.row] = timing.median_ms;
+    }
+    lab->teardown(t.job);
+}
+
+static void sweep(const struct lab_driver *lab, const struct cli *c, struct bench *b,
+                  struct lab_size s, unsigned *best)
+{
+    printf("\nsize sweep%s\n", lab->tunings ? ", each variant at its best above" : "");
+    if (lab->dims == 1) {
+        for (size_t n = 1u << 10; n <= s.n; n *= 4)
+            bench_size(lab, c, b, (struct lab_size){n, 0, 0}, best, NULL);
+        return;
+    }
+    for (size_t side = 256; side * side <= s.n; side *= 2)
+        bench_size(lab, c, b, (struct lab_size){side * side, side, side}, best, NULL);
+}
+
+static int bench(const struct lab_driver *lab, const struct cli *c, struct lab_size s)
+{
+    struct bench b;
+    unsigned *best = calloc((size_t)rows(lab), sizeof *best);
+    double *ms = calloc((size_t)rows(lab), sizeof *ms);
+    int status = bench_open(&b, lab->name, c->tsv, s.n * lab->elem_bytes, c->reps);
+    if (status == LAB_OK) {
+        bench_size(lab, c, &b, s, best, ms);
+        if (lab->report)
+            lab->report(&b, s, ms, best);
+        if (c->sweep)
+            sweep(lab, c, &b, s, best);
+        bench_close(&b);
+        printf("\nrows written to %s\n", c->tsv);
+    }
+    free(best);
+    free(ms);
+    return status == LAB_OK ? 0 : 1;
+}
+
+/* The size from the command line, checked against what the lab accepts. */
+static struct lab_size chosen_size(const struct lab_driver *lab, const struct cli *c)
+{
+    struct lab_size s = {c->n, c->width, c->height};
+    char max[NAME_SIZE];
+    if (lab->dims == 2) {
+        if (s.width > SIZE_MAX / s.height)
+            cli_fail(c, "--width", "", "width x height does not fit in memory");
+        s.n = s.width * s.height;
+    }
+    snprintf(max, sizeof max, "at most %zu elements", lab->max_n);
+    if (s.n < lab->min_n)
+        cli_fail(c, lab->dims == 1 ? "--n" : "--width", "", "too few elements for this lab");
+    if (lab->max_n && s.n > lab->max_n)
+        cli_fail(c, lab->dims == 1 ? "--n" : "--width", "", max);
+    return s;
+}
+
+int lab_main(const struct lab_driver *lab, int argc, char **argv)
+{
+#ifdef BACKEND_CPU
+    struct lab_size defaults = lab->cpu_size;
+#else
+    struct lab_size defaults = lab->size;
+#endif
+    char tsv[NAME_SIZE];
+    const char **names = calloc((size_t)rows(lab), sizeof *names);
+    const char **teaches = calloc((size_t)rows(lab), sizeof *teaches);
+    struct cli c = {.prog = lab->name,
+                    .dims = lab->dims,
+                    .names = names,
+                    .teaches = teaches,
+                    .count = rows(lab),
+                    .usage = lab->usage,
+                    .n = defaults.n,
+                    .width = defaults.width,
+                    .height = defaults.height,
+                    .reps = 20,
+                    .seed = 1,
+                    .tsv = tsv};
+    int status;
+    snprintf(tsv, sizeof tsv, "plots/data/%s.tsv", lab->name);
+    for (int r = 0; r < rows(lab); r++) {
+        names[r] = row_name(lab, r);
+        teaches[r] =
+            is_variant(lab, r) ? lab->variants[r].teaches : lab->extras[r - lab->nvariants].teaches;
+    }
+    cli_parse(&c, argc, argv);
+    status = !strcmp(c.command, "run") ? run(lab, &c, chosen_size(lab, &c))
+                                       : bench(lab, &c, chosen_size(lab, &c));
+    free(names);
+    free(teaches);
+    return status;
+}

@@ -1,0 +1,54 @@
+# `make test`, the README's test command, and the checks it runs. Included by the top
+# Makefile.
+
+.PHONY: test check-skeletons skeletons-fail nvcc-check test-new-lab
+ifneq ($(LAB_GOALS),)
+test: $(LAB_GOALS:=-test)
+else ifeq ($(wildcard solutions),)
+# A student's copy (make dist leaves solutions/ out): every lab's tests on the student's code.
+test: $(NUMS:=-test)
+else
+# The instructor's tree: skeletons current and failing, tables and formatting current, nvcc
+# builds everything, the grader's and the CPU backend's own tests, every solution's tests.
+# On the CPU backend the backend's tests and the solutions run under AddressSanitizer and
+# UBSan: an out-of-bounds write in a kernel fails the run instead of landing in the poison.
+TEST_SANITIZE := $(if $(filter cpu,$(BACKEND)),SANITIZE=1)
+test: check-skeletons check-tables check-format nvcc-check test-grader test-new-lab
+	@$(MAKE) --no-print-directory $(TEST_SANITIZE) test-cpu-backend
+	@$(MAKE) --no-print-directory SOLUTION=1 $(TEST_SANITIZE) $(NUMS:=-test)
+	@$(MAKE) --no-print-directory skeletons-fail
+endif
+
+skeletons-fail: $(NUMS:=-skeleton)
+
+# labs/ is generated from solutions/: the instructor edits one file.
+SOLUTION_FILES := $(wildcard solutions/*/*.cu)
+check-skeletons:
+	@for f in $(SOLUTION_FILES); do \
+	  awk -f common/skeleton.awk $$f | cmp -s - labs/$${f#solutions/} || \
+	  { echo "labs/$${f#solutions/} is stale: run make skeletons"; exit 1; }; done
+	@echo "check-skeletons: labs/ matches solutions/"
+
+# Every .cu (common, skeletons, solutions) through the real nvcc, whatever the backend.
+NVCC_CHECK := $(patsubst %.cu,$(BUILD)/nvcc/%.o,$(COMMON_CU) $(wildcard labs/*/*.cu solutions/*/*.cu))
+ifneq ($(shell command -v $(NVCC)),)
+nvcc-check: $(NVCC_CHECK)
+else
+nvcc-check:
+	@echo "nvcc-check: no $(NVCC) on the PATH, so the .cu files were not built with nvcc"
+endif
+$(BUILD)/nvcc/%.o: %.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(CUFLAGS_COMMON) $(ARCH_FLAGS) $(CUWERROR) $(DEPFLAGS) -DBACKEND_CUDA $(INCLUDES) -c $< -o $@
+
+# make new-lab, tried in a copy of the tree: its lab builds, passes with its solution, fails
+# as a skeleton, and its handout's table waits for a measurement.
+NEW_LAB := $(BUILD)/new-lab
+test-new-lab:
+	@rm -rf $(NEW_LAB) && mkdir -p $(NEW_LAB)
+	@tar -cf - --exclude=./build --exclude=./.git --exclude=./.deps --exclude=./grade \
+	  --exclude=./dist . | tar -xf - -C $(NEW_LAB)
+	@cd $(NEW_LAB) && common/new-lab.sh 99 template-check > log.txt && \
+	  $(MAKE) --no-print-directory BACKEND=$(BACKEND) SOLUTION=1 lab99-test lab99-skeleton \
+	  check-tables >> log.txt 2>&1 || { tail -40 log.txt; exit 1; }
+	@echo "test-new-lab: make new-lab NN=99 makes a lab that passes and whose skeleton fails"

@@ -1,0 +1,25 @@
+# Grading and release. Included by the top Makefile.
+#
+# make grade [LAB=NN] [STUDENT=path | CLASS=dir | SOLUTION=1] [TEST_TIMEOUT=s]
+#            [LAB_TIMEOUT=s] [RUN_AS=user] [GRADE_OUT=dir]
+# Every test of every lab (or LAB) in a process of its own, scored from
+# tests/points/labNN.txt: grade/results.json (Gradescope's format), grade/labNN.xml (JUnit)
+# and a table on stdout. CLASS: every folder of dir is a submission, graded into
+# GRADE_OUT/NAME/, with GRADE_OUT/class.csv. RUN_AS runs the student's code as that user.
+# make dist: dist/ gets the student tarball and the Gradescope autograder.
+# make test-grader: the grader's own tests (skeletons, solutions, broken submissions).
+GRADE_OUT := grade
+GRADE_FLAGS = --backend $(BACKEND) --out "$(GRADE_OUT)" $(if $(STUDENT),--student "$(STUDENT)") \
+  $(if $(CLASS),--class "$(CLASS)") \
+  $(if $(SOLUTION),--solution) $(foreach l,$(or $(LAB),$(LAB_GOALS)),--lab $(l)) \
+  $(if $(TEST_TIMEOUT),--test-timeout $(TEST_TIMEOUT)) \
+  $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT)) $(if $(RUN_AS),--run-as $(RUN_AS)) \
+  $(foreach v,ARCH WERROR SANITIZE,$(if $(filter command line,$(origin $(v))),--make-var "$(v)=$($(v))"))
+
+.PHONY: grade dist test-grader
+grade: $(BUILD)/.need-cmocka $(BUILD)/.need-python3
+	@python3 common/grade/grade.py $(GRADE_FLAGS)
+dist: $(BUILD)/.need-python3
+	@python3 common/grade/dist.py $(if $(LAB),--lab $(LAB))
+test-grader: $(BUILD)/.need-python3
+	@python3 tests/grader/test_grader.py --backend $(BACKEND)

@@ -1,0 +1,98 @@
+# Each lab's rules: its two binaries and the goals `make labNN [test|run|bench|plot|
+# sanitize|profile]`. Included by the top Makefile.
+
+COMMON_C := $(filter-out common/testkit.c,$(wildcard common/*.c))
+COMMON_CU := $(wildcard common/*.cu)
+COMMON_OBJS := $(COMMON_C:%.c=$(B)/%.o) $(COMMON_CU:%.cu=$(B)/%.o)
+TESTKIT_OBJ := $(B)/common/testkit.o
+
+$(B)/%.o: %.c | $(BUILD)/.need-cmocka $(BACKEND_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
+
+# The CPU backend's headers are system headers to the compiler, so no .d names them.
+$(B)/%.o: %.cu $(if $(filter cpu,$(BACKEND)),$(CPU_HEADERS) $(BUILD)/cpu/cucc-rewrite) | $(BACKEND_DEPS)
+	@mkdir -p $(@D)
+	$(CUC) $(CUWERROR) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Library rows (CUB, cuBLAS) exist only on a real GPU: a lab keeps them in library.cu,
+# which the CPU backend leaves out, and names the libraries it links in its lab.mk.
+CUDA_ONLY := $(if $(filter cpu,$(BACKEND)),%/library.cu)
+-include $(wildcard labs/*/lab.mk)
+
+# For lab $(1) in directory $(2): the exercise .cu files come from $(TREE) (labs/ or
+# solutions/), everything else from labs/. Binaries: the CLI $(1), test_$(1), and
+# hidden_$(1) (tests/hidden/, which only the grader builds).
+define LAB_RULES
+$(1)_EXERCISES := $$(notdir $$(wildcard solutions/$(2)/*.cu))
+$(1)_CU := $$(addprefix $(TREE)/$(2)/,$$($(1)_EXERCISES)) \
+           $$(filter-out $$(addprefix labs/$(2)/,$$($(1)_EXERCISES)) $(CUDA_ONLY),$$(wildcard labs/$(2)/*.cu))
+$(1)_C := $$(filter-out labs/$(2)/main.c,$$(wildcard labs/$(2)/*.c))
+$(1)_OBJS := $$($(1)_CU:%.cu=$(B)/%.o) $$($(1)_C:%.c=$(B)/%.o) $(COMMON_OBJS)
+$(1)_LINK = $$(LINK) -o $$@ $$(filter %.o,$$^) $$(LDLIBS) $$(if $$(filter cuda,$(BACKEND)),$$($(1)_LIBS))
+$(1)_BIN := $(B)/$(TREE)/$(2)/$(1)
+$(1)_TEST := $(B)/$(TREE)/$(2)/test_$(1)
+$(1)_HIDDEN := $(B)/$(TREE)/$(2)/hidden_$(1)
+
+$$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $(BACKEND_DEPS)
+	$$($(1)_LINK)
+$$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ) $(BACKEND_DEPS)
+	$$($(1)_LINK)
+$$($(1)_HIDDEN): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/hidden/test_$(1)_*.c)) $(TESTKIT_OBJ) $(BACKEND_DEPS)
+	$$($(1)_LINK)
+
+.PHONY: $(1) $(1)-test $(1)-run $(1)-bench $(1)-plot $(1)-sanitize $(1)-profile $(1)-skeleton
+$(1): $$($(1)_BIN) $$($(1)_TEST)
+$(1)-test: $$($(1)_TEST)
+	$$<
+$(1)-run: $$($(1)_BIN)
+	$$< run $$(ARGS)
+$(1)-skeleton:
+	@$$(MAKE) --no-print-directory SOLUTION= $(B)/labs/$(2)/test_$(1)
+	@common/expect-fail.sh $(B)/labs/$(2)/test_$(1)
+ifeq ($(BACKEND),cuda)
+$(1)-bench: $$($(1)_BIN)
+	@mkdir -p plots/data
+	$$< bench --sweep --tsv plots/data/$(1).tsv $$(ARGS)
+$(1)-plot: $(1)-bench $(BUILD)/.need-gnuplot
+	@plots/draw.sh $(1) plots/data/$(1).tsv ""
+$(1)-sanitize: $$($(1)_TEST)
+	@common/sanitize.sh $$<
+$(1)-profile: $$($(1)_BIN)
+	@common/profile.sh $$< $$(ARGS)
+else
+$(1)-bench:
+	@echo "$(1) bench: timings are a GPU's business; this machine has none (BACKEND=cpu)." \
+	  "make $(1) plot draws plots/reference/$(1).tsv, measured on a GPU"
+$(1)-plot: $(BUILD)/.need-gnuplot
+	@plots/draw.sh $(1) plots/reference/$(1).tsv "reference measurement, no GPU here"
+$(1)-sanitize:
+	@echo "$(1) sanitize: compute-sanitizer needs a GPU (BACKEND=cuda). Here, run" \
+	  "make $(1) test SANITIZE=1: the CPU backend runs the tests under AddressSanitizer and" \
+	  "UBSan, on top of its own barrier and warp checks, which it always makes"
+$(1)-profile:
+	@echo "$(1) profile: Nsight Compute needs a GPU (BACKEND=cuda). The CPU backend has no" \
+	  "timing model: make $(1) plot draws what a GPU measured (plots/reference/$(1).tsv)," \
+	  "and the handout quotes Nsight Compute for each step"
+endif
+endef
+$(foreach l,$(LABS),$(eval $(call LAB_RULES,$(firstword $(subst -, ,$(l))),$(l))))
+
+# `make lab07 plot` and the like: the lab goals pick the labs, the action goals apply.
+ifneq ($(LAB_GOALS),)
+run: $(LAB_GOALS:=-run)
+bench: $(LAB_GOALS:=-bench)
+plot: $(LAB_GOALS:=-plot)
+sanitize: $(LAB_GOALS:=-sanitize)
+profile: $(LAB_GOALS:=-profile)
+else
+run: $(NUMS:=-run)
+bench: $(NUMS:=-bench)
+plot: $(NUMS:=-plot)
+sanitize: $(NUMS:=-sanitize)
+profile: $(NUMS:=-profile)
+endif
+.PHONY: all run bench plot sanitize profile
+all: $(NUMS)

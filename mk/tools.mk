@@ -1,0 +1,43 @@
+# The instructor's tools: skeletons, measured tables, formatting, a new lab, slides.
+# Included by the top Makefile.
+
+.PHONY: skeletons tables check-tables format check-format new-lab slides clean
+
+# labs/*/X.cu from solutions/*/X.cu (common/skeleton.awk): the instructor edits one file.
+skeletons:
+	@for f in $(SOLUTION_FILES); do \
+	  awk -f common/skeleton.awk $$f > labs/$${f#solutions/}.tmp && \
+	  mv labs/$${f#solutions/}.tmp labs/$${f#solutions/} || exit 1; done
+	@echo "skeletons: labs/ regenerated from solutions/"
+
+# The measured tables of the READMEs, handouts and slides, from plots/reference/*.tsv
+# (between <!-- table ... --> markers): numbers have one source.
+tables: $(BUILD)/.need-python3
+	@python3 common/tables.py --write
+check-tables: $(BUILD)/.need-python3
+	@python3 common/tables.py --check
+
+# One .clang-format for C, CUDA and C++; the generated skeletons follow their solutions.
+FORMATTED := $(filter-out $(patsubst solutions/%,labs/%,$(SOLUTION_FILES)), \
+  $(wildcard common/*.[ch] common/*.cu common/cpu/*.cpp common/cpu/*.cu common/cpu/include/*.h \
+             labs/*/*.[ch] labs/*/*.cu tests/*.c tests/*.cu tests/hidden/*.c)) $(SOLUTION_FILES)
+format: $(BUILD)/.need-clang-format
+	@clang-format -i $(FORMATTED)
+	@echo "format: $(words $(FORMATTED)) files"
+check-format: $(BUILD)/.need-clang-format
+	@common/check-format.sh $(FORMATTED)
+
+# make new-lab NN=02 NAME=mandelbrot: a working lab of the frame's shape to start from.
+new-lab:
+	@common/new-lab.sh "$(NN)" "$(NAME)"
+
+# One deck per lab, Markdown to PDF through pandoc's beamer writer.
+SLIDES := $(patsubst slides/%.md,$(BUILD)/slides/%.pdf,$(wildcard slides/*.md))
+slides: $(SLIDES)
+	@echo "slides: $(SLIDES)"
+$(BUILD)/slides/%.pdf: slides/%.md | $(BUILD)/.need-pandoc $(BUILD)/.need-beamer
+	@mkdir -p $(@D)
+	pandoc -t beamer -o $@ $<
+
+clean:
+	rm -rf $(BUILD) plots/data
