@@ -5,9 +5,9 @@
 # in every student's grade.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends \
-    make gcc g++ python3 libcmocka-dev libboost-context-dev >/dev/null
-id student >/dev/null 2>&1 || useradd --no-create-home --shell /usr/sbin/nologin student
 cd /autograder/source
+apt-get update -qq
+# shellcheck disable=SC2046  # one word per package (mk/packages.txt)
+apt-get install -y -qq --no-install-recommends $(common/packages.sh build) >/dev/null
+id student >/dev/null 2>&1 || useradd --no-create-home --shell /usr/sbin/nologin student
 make --no-print-directory BACKEND=cpu cpu-runtime
