@@ -14,15 +14,15 @@
 #   SANITIZE=1         CPU backend: AddressSanitizer and UBSan
 #   WERROR=1           warnings are errors (on in CI)
 #
-# The machinery is in mk/: config.mk (backend, compilers, flags), lab.mk (each lab's rules),
-# check.mk (make test), tools.mk (skeletons, tables, format, new-lab, slides) and grade.mk;
-# mk/packages.txt lists every package used.
+# The machinery is in common/mk/: config.mk (backend, compilers, flags), lab.mk (each lab's
+# rules), check.mk (make test), tools.mk (skeletons, tables, format, new-lab, slides) and
+# grade.mk; packages.txt there lists every package used.
 
-include mk/config.mk
-include mk/lab.mk
-include mk/check.mk
-include mk/tools.mk
-include mk/grade.mk
+include common/mk/config.mk
+include common/mk/lab.mk
+include common/mk/check.mk
+include common/mk/tools.mk
+include common/mk/grade.mk
 
 .PHONY: help
 help:

@@ -1,10 +1,10 @@
 #!/bin/sh
 # usage: common/need.sh NAME
-# Checks for NAME of mk/packages.txt; when it is missing, installs its Debian packages if we
-# are root with apt-get, else prints the one command that installs them and fails.
+# Checks for NAME of common/mk/packages.txt; when it is missing, installs its Debian
+# packages if we are root with apt-get, else prints the one command that installs them.
 here=$(dirname "$0")
-line=$(awk -v name="$1" '!/^#/ && $1 == name' "$here/../mk/packages.txt")
-[ -n "$line" ] || { echo "need.sh: $1 is not in mk/packages.txt" >&2; exit 2; }
+line=$(awk -v name="$1" '!/^#/ && $1 == name' "$here/mk/packages.txt")
+[ -n "$line" ] || { echo "need.sh: $1 is not in common/mk/packages.txt" >&2; exit 2; }
 check=$(echo "$line" | awk '{ print $2 }')
 pkgs=$(echo "$line" | awk '{ for (i = 4; i <= NF; i++) printf "%s ", $i }')
 

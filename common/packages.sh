@@ -1,6 +1,6 @@
 #!/bin/sh
 # usage: common/packages.sh NEED...   e.g. common/packages.sh build ci
-# Prints the Debian packages of mk/packages.txt needed by any of NEED, one per line, for
+# Prints the Debian packages of common/mk/packages.txt needed by any of NEED, one per line, for
 # `apt-get install $(common/packages.sh build)` in CI and the graders' images.
 here=$(dirname "$0")
 awk -v needs="$*" '
@@ -11,4 +11,4 @@ awk -v needs="$*" '
         for (i in by) for (j = 1; j <= n; j++) if (by[i] == want[j]) keep = 1
         if (keep) for (k = 4; k <= NF; k++) print $k
         keep = 0
-    }' "$here/../mk/packages.txt"
+    }' "$here/mk/packages.txt"

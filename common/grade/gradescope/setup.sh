@@ -7,7 +7,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 cd /autograder/source
 apt-get update -qq
-# shellcheck disable=SC2046  # one word per package (mk/packages.txt)
+# shellcheck disable=SC2046  # one word per package (common/mk/packages.txt)
 apt-get install -y -qq --no-install-recommends $(common/packages.sh build) >/dev/null
 id student >/dev/null 2>&1 || useradd --no-create-home --shell /usr/sbin/nologin student
 make --no-print-directory BACKEND=cpu cpu-runtime

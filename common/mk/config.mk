@@ -60,7 +60,7 @@ ifeq ($(MAKELEVEL),0)
 $(info backend: $(BACKEND)$(if $(filter cpu,$(BACKEND)), (kernels run on the CPU; BACKEND=cuda on a GPU machine)))
 endif
 
-# Packages (mk/packages.txt): a target that needs one depends on $(BUILD)/.need-NAME.
+# Packages (common/mk/packages.txt): a target that needs one depends on $(BUILD)/.need-NAME.
 $(BUILD)/.need-%:
 	@common/need.sh $*
 	@mkdir -p $(@D) && touch $@
