@@ -43,8 +43,9 @@ def main(argv):
         return 1
     time = "gpu__time_duration.sum"
     kernels = {}
-    for r in rows:
-        kernels.setdefault(r["Kernel Name"], []).append(r)
+    for r in rows:  # "void reduce_cascaded<256>(const int *, ...)": reduce_cascaded<256>
+        name = r["Kernel Name"].split("(")[0]
+        kernels.setdefault(name[5:] if name.startswith("void ") else name, []).append(r)
     print("%-34s %8s " % ("kernel (its largest launch)", "launches") +
           " ".join(title for title, _, fmt in METRICS.values()))
     for name, runs in kernels.items():
