@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`make tables`: the measured tables of the READMEs, handouts and slides, made from the
 bench TSVs in plots/reference/, so that every figure has one source. `make test` runs
---check, which fails when a table differs from what its TSV gives.
+--check, which fails when a table differs from what its TSV gives, or when a perf line of
+tests/points/ asks for more than the reference GPU reaches.
 
 A table sits between two markers; everything between them is ours to rewrite:
 
@@ -213,6 +214,30 @@ def rewrite(path):
     return "\n".join(out), errors
 
 
+def points_errors():
+    """Perf thresholds of tests/points/*.txt that the reference GPU itself does not reach:
+    the points files take their margins from plots/reference/, not from figures of their own."""
+    errors = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "points", "lab[0-9][0-9].txt"))):
+        lab = os.path.basename(path)[:-len(".txt")]
+        if not os.path.exists(os.path.join(REFERENCE, lab + ".tsv")):
+            continue
+        rows = {r["variant"]: r for r in main_rows(lab)}
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                words = line.split("#", 1)[0].split()
+                if len(words) < 5 or words[0] != "perf" or words[1] not in rows:
+                    continue
+                r, want, unit = rows[words[1]], float(words[3]), words[4]
+                have = {"%peak": float(r["pct_peak"]), "GB/s": float(r["gbs"]),
+                        "%copy": 100 * float(r["gbs"]) / float(r["copy_gbs"])}.get(unit)
+                if have is not None and have < want:
+                    errors.append("%s:%d: %s asks more than the reference GPU reaches (%.1f %s)"
+                                  % (os.path.relpath(path, ROOT), number, " ".join(words[:5]),
+                                     have, unit))
+    return errors
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mode = ap.add_mutually_exclusive_group(required=True)
@@ -230,6 +255,7 @@ def main(argv):
             if args.write:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(new)
+    errors += points_errors()
     for e in errors:
         print("tables: " + e, file=sys.stderr)
     if args.check and stale:
