@@ -22,6 +22,8 @@ static void *setup(struct lab_size s, uint64_t seed)
     struct job *j = calloc(1, sizeof *j);
     struct rng r = rng_new(seed);
     size_t bytes = s.n * sizeof(float);
+    if (!j)
+        return NULL;
     j->n = s.n;
     j->in = gpu_host_alloc(bytes);
     j->out = gpu_host_alloc(bytes);

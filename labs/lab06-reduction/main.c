@@ -33,6 +33,8 @@ static void *setup(struct lab_size s, uint64_t seed)
     struct job *j = calloc(1, sizeof *j);
     struct rng r = rng_new(seed);
     size_t scratch = 0;
+    if (!j)
+        return NULL;
     j->n = s.n;
     j->threads = REDUCE_THREADS;
     j->host = gpu_host_alloc(s.n * sizeof(int));

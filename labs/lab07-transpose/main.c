@@ -33,6 +33,8 @@ static void *setup(struct lab_size s, uint64_t seed)
 {
     struct job *j = calloc(1, sizeof *j);
     struct rng r = rng_new(seed);
+    if (!j)
+        return NULL;
     j->width = s.width;
     j->height = s.height;
     j->n = s.n;
@@ -80,10 +82,8 @@ static const void *wanted(struct job *j, int row)
     const void *in = bytes ? (const void *)j->in8 : j->in;
     if (row < TR_VARIANTS && transpose_facts[row].copy)
         return in;
-    if (!j->want[bytes]) {
-        j->want[bytes] = malloc(j->n * elem(row));
+    if (!j->want[bytes] && (j->want[bytes] = malloc(j->n * elem(row))))
         transpose_cpu(in, j->want[bytes], j->width, j->height, elem(row));
-    }
     return j->want[bytes];
 }
 
@@ -92,13 +92,18 @@ static int check(void *p, int row, char *why, size_t why_size)
     struct job *j = p;
     size_t bad, cols = row < TR_VARIANTS && transpose_facts[row].copy ? j->width : j->height;
     int status;
+    const void *want = wanted(j, row);
     if (!j->got)
         j->got = malloc(j->n * sizeof(float));
+    if (!j->got || !want) {
+        snprintf(why, why_size, "not enough memory to check it");
+        return LAB_WRONG;
+    }
     gpu_poison(j->dout);
     if ((status = launch(j, row)) != LAB_OK)
         return status;
     gpu_download(j->got, j->dout, j->n * elem(row));
-    if ((bad = lab_first_diff(j->got, wanted(j, row), j->n, elem(row))) == j->n)
+    if ((bad = lab_first_diff(j->got, want, j->n, elem(row))) == j->n)
         return LAB_OK;
     snprintf(why, why_size, "element %zu (row %zu, column %zu of the result)", bad, bad / cols,
              bad % cols);
