@@ -42,7 +42,7 @@ if command -v clang-format >/dev/null; then
     clang-format -i "solutions/$dir/$id.cu" "labs/$dir/$id.h" "labs/$dir/launch.cu" \
         "labs/$dir/main.c" "labs/$dir/reference.c" "tests/test_lab${nn}_$id.c"
 fi
-awk -f common/skeleton.awk "solutions/$dir/$id.cu" > "labs/$dir/$id.cu" && echo "  labs/$dir/$id.cu (the skeleton)"
+common/skeletons.sh write >/dev/null && echo "  labs/$dir/$id.cu (the skeleton)"
 python3 common/tables.py --write >/dev/null # the handout's table says that it waits for a bench
 echo "new-lab: make lab$nn test SOLUTION=1 passes and make lab$nn test fails until the TODOs"
 echo "are done. Left to you: a line for lab$nn in README.md's table of labs."

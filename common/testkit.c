@@ -46,6 +46,18 @@ void testkit_bytes(void *x, size_t n)
     rng_bytes(random_stream(), x, n);
 }
 
+void testkit_case(const char *fmt, ...)
+{
+    va_list args;
+    if (!getenv("TESTKIT_CASES"))
+        return;
+    va_start(args, fmt);
+    fputs("case: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputs("\n", stderr);
+    va_end(args);
+}
+
 int testkit_device(void)
 {
     static int known, answer;

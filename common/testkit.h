@@ -67,6 +67,11 @@ void testkit_floats(float *x, size_t n, float lo, float hi);
 void testkit_ints(int *x, size_t n, int lo, int hi);
 void testkit_bytes(void *x, size_t n);
 
+/* The case a test is at (its variant, size, order...), printed as "case: ..." when
+ * TESTKIT_CASES is set, as `make labNN test` sets it: when a test crashes or hangs, the last
+ * case printed says where. */
+void testkit_case(const char *fmt, ...);
+
 /* Thread orders: on the CPU backend forward, reverse and a random one (a missing
  * __syncthreads shows as a wrong answer under one of them); on a GPU, the GPU's own. */
 int testkit_orders(void);

@@ -365,6 +365,33 @@ static void test_missing_barrier(void **state)
     setenv("CUDA_CPU_SCHEDULE", "forward", 1);
 }
 
+/* What the backend prints while a test provokes it on purpose: captured, for the test to
+ * check, rather than shown as if something had gone wrong. */
+struct capture {
+    int saved;
+    FILE *file;
+};
+
+static struct capture capture_stderr(void)
+{
+    struct capture c;
+    fflush(stderr);
+    c.saved = dup(2);
+    c.file = tmpfile();
+    dup2(fileno(c.file), 2);
+    return c;
+}
+
+static void captured(struct capture c, char *text, size_t size)
+{
+    fflush(stderr);
+    dup2(c.saved, 2);
+    close(c.saved);
+    rewind(c.file);
+    text[fread(text, 1, size - 1, c.file)] = 0;
+    fclose(c.file);
+}
+
 static void test_bad_schedule(void **state)
 {
     (void)state;
@@ -372,27 +399,21 @@ static void test_bad_schedule(void **state)
     int in[3] = {1, 2, 3};
     long long sum;
     setenv("CUDA_CPU_SCHEDULE", "backwards", 1);
+    struct capture c = capture_stderr();
     int e = tk_reduce(0, in, 3, &sum);
+    char text[1024];
+    captured(c, text, sizeof text);
     setenv("CUDA_CPU_SCHEDULE", "forward", 1);
     assert_int_equal(e, cudaErrorInvalidValue);
+    assert_non_null(strstr(text, "CUDA_CPU_SCHEDULE=backwards: expected forward, reverse"));
 }
 
-/* Runs wrong kernel `which` with stderr captured; returns its error and what it printed. */
+/* Runs wrong kernel `which`; returns its error, and in text what it printed. */
 static int run_wrong(int which, int lines[2], char *text, size_t size)
 {
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *f = tmpfile();
-    dup2(fileno(f), 2);
+    struct capture c = capture_stderr();
     int e = tk_wrong(which, lines);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(f);
-    size_t n = fread(text, 1, size - 1, f);
-    text[n] = 0;
-    fclose(f);
-    fputs(text, stderr); /* still shown, for whoever reads the log */
+    captured(c, text, size);
     return e;
 }
 
@@ -445,19 +466,11 @@ static void test_strict(void **state)
     for (int i = 0; i < 512; i++)
         in[i] = i;
     setenv("CUDA_CPU_STRICT", "1", 1);
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *f = tmpfile();
-    dup2(fileno(f), 2);
+    struct capture c = capture_stderr();
     int e = tk_reduce(1, in, 512, &sum);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    unsetenv("CUDA_CPU_STRICT");
     char text[4096];
-    rewind(f);
-    text[fread(text, 1, sizeof text - 1, f)] = 0;
-    fclose(f);
+    captured(c, text, sizeof text);
+    unsetenv("CUDA_CPU_STRICT");
     assert_int_equal(e, cudaErrorLaunchFailure);
     assert_non_null(strstr(text, "race (CUDA_CPU_STRICT) in kernel reduce_unrolled<B>"));
     assert_int_equal(tk_reduce(1, in, 512, &sum), 0);

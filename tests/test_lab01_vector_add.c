@@ -30,6 +30,8 @@ static void sum_matches(int v)
         for (int o = 0; o < testkit_orders(); o++) {
             size_t bad;
             testkit_set_order(o);
+            testkit_case("%s, n = %zu, order %s", vector_add_variants[v].name, n,
+                         testkit_order_name(o));
             gpu_poison(dc);
             assert_int_equal(vector_add((enum vector_add_variant)v, da, db, dc, n), LAB_OK);
             gpu_sync();
@@ -59,6 +61,7 @@ static void host_round_trip(void)
         testkit_floats(b, n, -1e3f, 1e3f);
         testkit_floats(got, n, 1e30f, 1e31f); /* poison: no sum of inputs is this large */
         vector_add_cpu(a, b, want, n);
+        testkit_case("vector_add_host, n = %zu", n);
         assert_int_equal(vector_add_host(a, b, got, n), LAB_OK);
         bad = lab_first_diff(got, want, n, sizeof(float));
         if (bad < n)

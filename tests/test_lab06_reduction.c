@@ -44,6 +44,8 @@ static void check_sum(enum reduce_variant v, const int *x, size_t n, unsigned th
     for (int o = 0; o < testkit_orders(); o++) {
         int got, status;
         testkit_set_order(o);
+        testkit_case("%s, n = %zu, %u threads, order %s", reduce_variants[v].name, n, threads,
+                     testkit_order_name(o));
         gpu_poison(out);
         gpu_poison(scratch);
         status = reduce_sum(v, in, n, threads, scratch, out);

@@ -60,6 +60,7 @@ static void expect(const char *name, runner run, int v, struct gpu_buf in, struc
     unsigned char *got = malloc(n * elem_bytes + 1);
     for (int o = 0; o < testkit_orders(); o++) {
         testkit_set_order(o);
+        testkit_case("%s, %zu x %zu, order %s", name, s.width, s.height, testkit_order_name(o));
         gpu_poison(out);
         assert_int_equal(run(v, in, out, s.width, s.height), LAB_OK);
         gpu_sync();

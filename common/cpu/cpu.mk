@@ -29,12 +29,12 @@ CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h)
 
 $(CPU_RUNTIME)/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(CPU_HEADERS)
 	@mkdir -p $(@D)
-	g++ -std=c++17 -O2 -g -Wall -Wextra $(CPU_CFLAGS) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
-	ar rcs $@ $(@D)/runtime.o
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(CPU_CFLAGS) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
+	$(Q)ar rcs $@ $(@D)/runtime.o
 
 $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
 	@mkdir -p $(@D)
-	g++ -std=c++17 -O2 -Wall -Wextra $< -o $@
+	$(Q)g++ -std=c++17 -O2 -Wall -Wextra $< -o $@
 
 # The backend's own tests. With BACKEND=cuda they build with nvcc and run on the GPU: the
 # tests whose results must equal the GPU's run there, the deliberately wrong kernels skip.
@@ -54,15 +54,15 @@ endif
 
 $(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu $(CPU_TEST_DEPS)
 	@mkdir -p $(@D)
-	$(CPU_TEST_CU) -c $< -o $@
+	$(Q)$(CPU_TEST_CU) -c $< -o $@
 $(CPU_TEST_DIR)/test.o: tests/test_cpu_backend.c
 	@mkdir -p $(@D)
-	gcc -std=c11 -O2 -g -Wall -Wextra $(CPU_TEST_CFLAGS) -c $< -o $@
+	$(Q)gcc -std=c11 -O2 -g -Wall -Wextra $(CPU_TEST_CFLAGS) -c $< -o $@
 $(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
-	$(CPU_TEST_LD) -o $@ $^ -lcmocka
+	$(Q)$(CPU_TEST_LD) -o $@ $^ -lcmocka
 
 test-cpu-backend: $(CPU_TEST)
-	$(CPU_TEST)
+	@python3 common/run_tests.py --label test-cpu-backend --no-list $(if $(V),--verbose) $(CPU_TEST)
 
 # Switch, barrier and reduction costs, as recorded in common/cpu/README.md.
 $(BUILD)/cpu/bench: $(CPU_DIR)/bench.cu $(CUCC_DEPS)

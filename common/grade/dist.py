@@ -3,9 +3,10 @@
 
 dist/cuda-labs-student.tar.gz  the student copy (and GitHub Classroom's template): the
     committed tree without solutions/, tests/hidden/, tests/grader/, the Gradescope files,
-    CI and build or grade outputs. `make labNN test` works in it as it is. The points files
-    ship: a student should know what each test is worth, and they hold nothing secret
-    (hidden tests keep their points in tests/hidden/).
+    CI and build or grade outputs, and with its own README (common/student/README.md).
+    `make labNN test` works in it as it is. The points files ship: a student should know
+    what each test is worth, and they hold nothing secret (hidden tests keep their points
+    in tests/hidden/).
 dist/gradescope-autograder[-labNN].zip  Gradescope's autograder: setup.sh and
     run_autograder at the top, our tree with the hidden tests, no solutions; the list of
     files a student writes goes in common/grade/exercises.txt instead.
@@ -27,8 +28,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ALWAYS_OUT = ("solutions/", "build/", "grade/", "dist/", "plots/data/", ".ci/", ".deps/",
               "tests/grader/")
-STUDENT_OUT = ALWAYS_OUT + ("tests/hidden/", "common/grade/gradescope/")
-GRADESCOPE_OUT = ALWAYS_OUT + (".github/", "slides/", "common/grade/gradescope/")
+STUDENT_OUT = ALWAYS_OUT + ("tests/hidden/", "common/grade/gradescope/", "common/student/")
+GRADESCOPE_OUT = ALWAYS_OUT + (".github/", ".devcontainer/", "slides/", "common/grade/gradescope/")
 DATE = 1767225600  # 2026-01-01: the same files give the same archives
 
 
@@ -79,6 +80,15 @@ def exercises(root):
         "\n".join(lines) + "\n"
 
 
+def student_readme(files):
+    """common/student/README.md with the table of labs of our README: the student copy's
+    README, which says how to work and hand in, and nothing of solutions or grading."""
+    ours = files["README.md"][1].decode()
+    labs = re.search(r"<!-- labs -->\n(.*?)<!-- end labs -->\n", ours, re.S).group(1)
+    mode, theirs = files["common/student/README.md"]
+    return mode, theirs.decode().replace("<!-- labs -->\n", labs).encode()
+
+
 def student_tarball(files, path, top="cuda-labs"):
     with open(path, "wb") as out, gzip.GzipFile(fileobj=out, mode="wb", mtime=DATE) as gz, \
             tarfile.open(fileobj=gz, mode="w") as tar:
@@ -126,6 +136,7 @@ def main(argv):
         return 1
     files = committed_files(ROOT)
     student = {f: v for f, v in files.items() if not f.startswith(STUDENT_OUT)}
+    student["README.md"] = student_readme(files)
     bad = leaks(student)
     if bad:
         print("make dist: solutions in the student copy: %s" % " ".join(bad), file=sys.stderr)

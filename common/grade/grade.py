@@ -340,11 +340,23 @@ def skip_reason(output):
     return ""
 
 
+def sanitized(args):
+    """Whether the builds use the CPU backend's sanitizers: only when asked (SANITIZE=1),
+    whatever `make labNN test` does by default."""
+    return "SANITIZE=1" in args.make_var
+
+
+def build_dir(args, labdir):
+    """Where the Makefile puts a lab's binaries (common/mk/config.mk's $(B))."""
+    return os.path.join("build", args.backend + ("-asan" if sanitized(args) else ""), "labs",
+                        labdir)
+
+
 def make(args, tree, target, workdir):
     """Builds one target of the scratch tree through the Makefile. Returns (ok, log)."""
     log_path = os.path.join(workdir, "build-%s.txt" % os.path.basename(target))
     cmd = (["make", "--no-print-directory", "-j%d" % args.jobs, "BACKEND=" + args.backend,
-            "SOLUTION="] + args.make_var + [target])
+            "SOLUTION=", "SANITIZE=%d" % sanitized(args)] + args.make_var + [target])
     timeout = args.build_timeout
     rc, timed_out, _ = run_limited(cmd, tree, clean_env(), timeout, log_path, untrusted=False)
     log = tail(log_path, 12000).replace(tree + os.sep, "")
@@ -407,7 +419,7 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
     hidden_points = read_points(os.path.join(args.root, "tests", "hidden", lab.lab + ".txt"))
     lab.notes += points["warnings"] + hidden_points["warnings"]
     budget = args.lab_timeout  # for the lab's tests; builds have their own limit
-    b = os.path.join("build", args.backend, "labs", labdir)
+    b = build_dir(args, labdir)
     suites = [("tests", os.path.join(b, "test_" + lab.lab), test_sources(tree, lab.lab),
                points["tests"], "visible")]
     hidden_sources = test_sources(tree, lab.lab, hidden=True) if args.hidden else []
@@ -589,6 +601,8 @@ def summary(labs, notes, hidden=True):
             points_of(shown)))
     total = [t for lab in labs for t in lab.tests if hidden or not t["hidden"]]
     lines.append("%-26s %9s %15s" % ("total", "", points_of(total)))
+    if len(total) < sum(len(lab.tests) for lab in labs):
+        lines.append("(the tests shown here; the score counts tests shown later too)")
     for lab in labs:
         for note in lab.notes:
             lines.append("\n%s: %s" % (lab.lab, note))
@@ -778,7 +792,7 @@ def grade_class(args):
         base = scratch_tree(args.root, base_dir)
         print("class of %d: building what the labs share" % len(students), flush=True)
         for num, labdir in labs.items():
-            b = os.path.join("build", args.backend, "labs", labdir)
+            b = build_dir(args, labdir)
             for binary in ("test_lab" + num, "hidden_lab" + num):  # skeletons: fine if not
                 make(args, base, os.path.join(b, binary), base_dir)
         for name in students:

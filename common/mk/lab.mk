@@ -8,12 +8,21 @@ TESTKIT_OBJ := $(B)/common/testkit.o
 
 $(B)/%.o: %.c | $(BUILD)/.need-cmocka $(BACKEND_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
 
 # The CPU backend's headers are system headers to the compiler, so no .d names them.
 $(B)/%.o: %.cu $(if $(filter cpu,$(BACKEND)),$(CPU_HEADERS) $(BUILD)/cpu/cucc-rewrite) | $(BACKEND_DEPS)
 	@mkdir -p $(@D)
-	$(CUC) $(CUWERROR) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
+	$(Q)$(CUC) $(CUWERROR) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
+
+# Where nvcc is on the PATH, a student's exercise also goes through it (one virtual
+# architecture, PTX only: a second or two), for what g++ accepts and nvcc refuses, such as
+# a host function called from a kernel.
+NVCC_CHECKS := $(if $(filter cpu,$(BACKEND)),$(shell command -v $(NVCC)))
+$(BUILD)/nvcc-check/%.ok: %.cu
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(CUFLAGS_COMMON) -gencode arch=compute_75,code=compute_75 $(CUWERROR) \
+	  -MMD -MP -MT $@ -MF $(@:.ok=.d) -DBACKEND_CUDA $(INCLUDES) -c $< -o $(@:.ok=.o) && touch $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -31,26 +40,29 @@ $(1)_CU := $$(addprefix $(TREE)/$(2)/,$$($(1)_EXERCISES)) \
            $$(filter-out $$(addprefix labs/$(2)/,$$($(1)_EXERCISES)) $(CUDA_ONLY),$$(wildcard labs/$(2)/*.cu))
 $(1)_C := $$(filter-out labs/$(2)/main.c,$$(wildcard labs/$(2)/*.c))
 $(1)_OBJS := $$($(1)_CU:%.cu=$(B)/%.o) $$($(1)_C:%.c=$(B)/%.o) $(COMMON_OBJS)
-$(1)_LINK = $$(LINK) -o $$@ $$(filter %.o,$$^) $$(LDLIBS) $$(if $$(filter cuda,$(BACKEND)),$$($(1)_LIBS))
+$(1)_LINK = $(Q)$$(LINK) -o $$@ $$(filter %.o,$$^) $$(LDLIBS) $$(if $$(filter cuda,$(BACKEND)),$$($(1)_LIBS))
+$(1)_NVCC := $$(if $(NVCC_CHECKS),$$(patsubst %.cu,$(BUILD)/nvcc-check/$(TREE)/$(2)/%.ok,$$($(1)_EXERCISES)))
 $(1)_BIN := $(B)/$(TREE)/$(2)/$(1)
 $(1)_TEST := $(B)/$(TREE)/$(2)/test_$(1)
 $(1)_HIDDEN := $(B)/$(TREE)/$(2)/hidden_$(1)
 
-$$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $(BACKEND_DEPS)
+$$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)
-$$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ) $(BACKEND_DEPS)
+$$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ) $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)
-$$($(1)_HIDDEN): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/hidden/test_$(1)_*.c)) $(TESTKIT_OBJ) $(BACKEND_DEPS)
+$$($(1)_HIDDEN): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/hidden/test_$(1)_*.c)) $(TESTKIT_OBJ) $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)
 
 .PHONY: $(1) $(1)-test $(1)-run $(1)-bench $(1)-plot $(1)-sanitize $(1)-profile $(1)-skeleton
-$(1): $$($(1)_BIN) $$($(1)_TEST)
-$(1)-test: $$($(1)_TEST)
-	$$<
+$(1): $(if $(ACTION_GOALS),,$$($(1)_BIN) $$($(1)_TEST))
+	@:
+$(1)-test: $$($(1)_TEST) | $(BUILD)/.need-python3
+	@python3 common/run_tests.py --label $(1) --timeout $(TEST_TIMEOUT) --skip-fails \
+	  $(if $(V),--verbose) $$< $$(T)
 $(1)-run: $$($(1)_BIN)
 	$$< run $$(ARGS)
 $(1)-skeleton:
-	@$$(MAKE) --no-print-directory SOLUTION= $(B)/labs/$(2)/test_$(1)
+	@$$(MAKE) -s --no-print-directory SOLUTION= $(B)/labs/$(2)/test_$(1)
 	@common/expect-fail.sh $(B)/labs/$(2)/test_$(1)
 ifeq ($(BACKEND),cuda)
 $(1)-bench: $$($(1)_BIN)

@@ -4,11 +4,9 @@
 .PHONY: skeletons tables check-tables format check-format new-lab slides clean
 
 # labs/*/X.cu from solutions/*/X.cu (common/skeleton.awk): the instructor edits one file.
+# An exercise someone has edited since is left alone, unless FORCE=1.
 skeletons:
-	@for f in $(SOLUTION_FILES); do \
-	  awk -f common/skeleton.awk $$f > labs/$${f#solutions/}.tmp && \
-	  mv labs/$${f#solutions/}.tmp labs/$${f#solutions/} || exit 1; done
-	@echo "skeletons: labs/ regenerated from solutions/"
+	@common/skeletons.sh write $(FORCE)
 
 # The measured tables of the READMEs, handouts and slides, from plots/reference/*.tsv
 # (between <!-- table ... --> markers): numbers have one source.
@@ -18,7 +16,7 @@ check-tables: $(BUILD)/.need-python3
 	@python3 common/tables.py --check
 
 # One .clang-format for C, CUDA and C++; the generated skeletons follow their solutions.
-FORMATTED := $(filter-out $(patsubst solutions/%,labs/%,$(SOLUTION_FILES)), \
+FORMATTED := $(filter-out $(EXERCISES), \
   $(wildcard common/*.[ch] common/*.cu common/cpu/*.cpp common/cpu/*.cu common/cpu/include/*.h \
              labs/*/*.[ch] labs/*/*.cu tests/*.c tests/*.cu tests/hidden/*.c)) $(SOLUTION_FILES)
 format: $(BUILD)/.need-clang-format

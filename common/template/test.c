@@ -24,6 +24,8 @@ static void matches_cpu(int v)
         gpu_upload(din, in, bytes);
         for (int o = 0; o < testkit_orders(); o++) {
             testkit_set_order(o);
+            testkit_case("%s, n = %zu, order %s", {{id}}_variants[v].name, n,
+                         testkit_order_name(o));
             gpu_poison(dout);
             assert_int_equal({{id}}(v, din, dout, n), LAB_OK);
             gpu_sync();

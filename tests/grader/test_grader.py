@@ -16,6 +16,7 @@ flow), and run the Gradescope autograder as Gradescope does.
 import argparse
 import base64
 import csv
+import io
 import json
 import os
 import shutil
@@ -616,13 +617,20 @@ def main():
         print(SKIP_WHY + ": the grading tests; the grader's unit tests run")
     start = time.monotonic()
     make_fixtures()
+    report = sys.stderr if args.verbose else io.StringIO()  # quiet unless something fails
     try:
         program = unittest.main(argv=[sys.argv[0]] + rest, exit=False,
-                                verbosity=2 if args.verbose else 1)
+                                verbosity=2 if args.verbose else 1,
+                                testRunner=unittest.TextTestRunner(stream=report))
     finally:
         shutil.rmtree(FIXTURES, ignore_errors=True)
-    print("test-grader: %.0f s" % (time.monotonic() - start))
-    return 0 if program.result.wasSuccessful() else 1
+    result = program.result
+    if not result.wasSuccessful() and not args.verbose:
+        print(report.getvalue())
+    print("test-grader: %d tests, %s (%.0f s)" % (
+        result.testsRun, "all passed" if result.wasSuccessful() else "%d failed" % (
+            len(result.failures) + len(result.errors)), time.monotonic() - start))
+    return 0 if result.wasSuccessful() else 1
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ static void check_sum_and_spare(enum vector_add_variant v, size_t n)
     gpu_upload(db, b, bytes);
     for (int o = 0; o < testkit_orders(); o++) {
         testkit_set_order(o);
+        testkit_case("%s, n = %zu, order %s", vector_add_variants[v].name, n,
+                     testkit_order_name(o));
         gpu_poison(dc);
         assert_int_equal(vector_add(v, da, db, dc, n), LAB_OK);
         gpu_sync();
