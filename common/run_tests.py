@@ -123,11 +123,24 @@ def explain(status, lines, timeout):
             if "SANITIZE" not in os.environ.get("MAKEFLAGS", "") and not found[1:]:
                 found.append("(with SANITIZE=1 the CPU backend names the line that did it)")
         return found + at
-    messages = [line for line in lines if not line.startswith("case: ") and line.strip()]
-    errors = [m.split("--- ", 1)[1] for m in messages if m.startswith("[  ERROR   ] --- ")]
-    reports = [m for m in messages if m.startswith("cuda-cpu: ")]
-    shown = (reports + errors) or [m for m in messages if not m.startswith("[")]
-    return shown[:LIMIT] or ["failed"]
+    # cmocka 1.1: fail_msg() prints "ERROR: message", an assert "[  ERROR   ] --- a != b";
+    # both end with "[   LINE   ] --- file:line: error: Failure!".
+    errors, where = [], []
+    for line in lines:
+        if line.startswith("ERROR: "):
+            errors.append(line[len("ERROR: "):])
+        elif line.startswith("[  ERROR   ] --- "):
+            text = line[len("[  ERROR   ] --- "):]
+            found = re.search(r"\[   LINE   \] --- (\S+:\d+)", text)
+            if found:
+                where.append("(%s)" % found.group(1))
+            else:
+                errors.append(text)
+    reports = [line for line in lines if line.startswith("cuda-cpu: ")]
+    shown = reports + errors
+    if shown and where:
+        shown[-1] += " " + where[-1]
+    return (shown or where or ["failed"])[:LIMIT]
 
 
 def main(argv):

@@ -48,11 +48,12 @@ DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 CFLAGS := -std=c11 -O2 -g $(WARN) $(if $(WERROR),-Werror) -D_POSIX_C_SOURCE=200809L \
           $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
 CUFLAGS_COMMON := -std=c++17 -O3 -g -Xcompiler $(subst $() ,$(comma),$(WARN))
-# The exercises a student writes, as labs/ has them: while their TODOs are open, unused
-# variables and parameters, and arrays read before the TODO fills them, are expected, so
-# nvcc's and g++'s warnings of those kinds are off there; every other file builds without
-# warnings, and WERROR=1 makes them errors.
-EXERCISES := $(patsubst solutions/%,labs/%,$(wildcard solutions/*/*.cu))
+# The exercises a student writes (labs/.skeletons, made by make skeletons, lists them, in
+# the student's copy too): while their TODOs are open, unused variables and parameters,
+# and arrays read before the TODO fills them, are expected, so nvcc's and g++'s warnings of
+# those kinds are off there; every other file builds without warnings, and WERROR=1 makes
+# them errors.
+EXERCISES := $(shell awk '{ print $$2 }' labs/.skeletons)
 CUWERROR = $(if $(filter $(EXERCISES),$<),$(EXERCISE_QUIET),$(if $(WERROR),-Werror all-warnings))
 EXERCISE_QUIET := -diag-suppress 177,549,550 \
   -Xcompiler -Wno-unused-variable,-Wno-unused-parameter,-Wno-unused-but-set-variable

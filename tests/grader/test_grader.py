@@ -543,8 +543,12 @@ class Dist(unittest.TestCase):
                            + MAKE_VARS[1:],
                            cwd=top, env=clean_env(), stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=300)
-        self.assertIn("test(s) run.", p.stdout)  # built and ran; the skeleton's tests fail
-        self.assertIn("FAILED", p.stdout)
+        self.assertIn("lab01: 1 passed, 6 failed", p.stdout)  # built and ran the skeleton
+        self.assertNotIn("warning", p.stdout)  # its open TODOs warn of nothing
+        with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        self.assertIn("lab01-vector-add", readme)  # the student's README, with the labs
+        self.assertNotIn("solutions/", readme)
 
     def test_student_copy_grades_itself_for_classroom(self):
         """What the Classroom workflow runs: make grade in the student's repository, then
