@@ -21,7 +21,7 @@ there() {
 there && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing $1 (Debian: $pkgs)"
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs; } \
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $pkgs; } \
         >/dev/null 2>&1 && there && exit 0
 fi
 echo "missing $1: install it with: sudo apt-get install $pkgs" >&2

@@ -9,12 +9,17 @@ column() { # the first data row's value in the column named $1
     awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
                              NR == 2 { print $c; exit }' "$tsv"
 }
-title="$lab on $(column device), $(column date)${note:+ ($note)}"
+n=$(column n)
+size=$(awk -v n="$n" 'BEGIN { e = log(n) / log(2); if (e == int(e)) printf "2^%d", e; else printf "%d", n }')
+title="$lab on $(column device), n = $size, $(column date)${note:+ ($note)}"
+drawn=
 for term in png svg; do
     gnuplot -e "tsv='$tsv'; out='plots/$lab.$term'; term='$term'; title='$title'" plots/lab.gp || exit 1
+    drawn="$drawn plots/$lab.$term"
     if grep -q '^sweep' "$tsv"; then
-        gnuplot -e "tsv='$tsv'; out='plots/$lab-sweep.$term'; term='$term'; title='$title'" \
+        gnuplot -e "tsv='$tsv'; out='plots/$lab-sweep.$term'; term='$term'; title='$lab on $(column device), $(column date)${note:+ ($note)}'" \
             plots/sweep.gp || exit 1
+        drawn="$drawn plots/$lab-sweep.$term"
     fi
 done
-echo "$lab plot: plots/$lab.png and .svg${note:+ ($note)} from $tsv"
+echo "$lab plot:$drawn, from $tsv${note:+ ($note)}"

@@ -11,7 +11,8 @@
 #include "testkit.h"
 #include "vector_add.h"
 
-/* 2^24 + 1 needs 65537 blocks of 256 threads: one more than a grid dimension of 65535. */
+/* Around a block (256) and a warp; 1000003 and 2^24 + 1 end in a ragged last row of
+ * grid_2d's matrix (rows of 1024) and a partly idle last block of every 1D grid. */
 static const size_t sizes[] = {0, 1, 31, 33, 1000003, (1u << 24) + 1};
 
 /* Every size under every thread order, against the CPU loop. */

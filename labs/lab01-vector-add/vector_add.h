@@ -23,7 +23,7 @@ extern "C" {
     X(ADD_GRID_STRIDE, "grid_stride",                                             (0), \
       "a grid that fills the GPU once, each thread stepping by the whole grid")           \
     X(ADD_GRID_2D, "grid_2d",                                                     (0), \
-      "blocks on a 2D grid: more blocks than one grid dimension allows")                  \
+      "the vectors as a matrix of 1024-float rows, a 2D grid of 32 x 8 blocks")           \
     X(ADD_GRID_STRIDE_FLOAT4, "grid_stride_float4",                               (1), \
       "the grid-stride loop moving 16 bytes per load and store")
 // clang-format on
@@ -36,8 +36,8 @@ struct vector_add_facts {
 static const struct vector_add_facts vector_add_facts[] = {VECTOR_ADD_TABLE(LAB_FACTS)};
 
 /* c[i] = a[i] + b[i] for i < n on device buffers. Returns LAB_OK, LAB_EINVAL for a bad
- * variant, a NULL buffer, n beyond a buffer's size or a float4 variant on vectors that are
- * not 16-byte aligned, or LAB_ECUDA. Asynchronous. */
+ * variant, a NULL buffer, n beyond a buffer's size, a float4 variant on vectors that are
+ * not 16-byte aligned, or a grid beyond the GPU's limits, or LAB_ECUDA. Asynchronous. */
 int vector_add(enum vector_add_variant v, struct gpu_buf a, struct gpu_buf b, struct gpu_buf c,
                size_t n);
 

@@ -7,7 +7,8 @@
 
 static const unsigned THREADS = 256;            /* a good default block: 8 warps */
 static const unsigned ONE_BLOCK_THREADS = 1024; /* the largest block a GPU accepts */
-static const size_t GRID_Y_LIMIT = 65535; /* the largest gridDim.y (and gridDim.x before sm_30) */
+static const size_t ROW = 1024;                 /* grid_2d sees the vectors as rows of ROW floats */
+static const size_t GRID_Y_LIMIT = 65535;       /* the largest gridDim.y and gridDim.z */
 
 /* One block: teaches threadIdx and blockDim. Costs nearly the whole GPU: a block runs on
  * one SM, so every other SM idles. */
@@ -45,15 +46,20 @@ __global__ void add_grid_stride(const float *a, const float *b, float *c, size_t
     /* SOLUTION END */
 }
 
-/* 2D grid: blocks numbered row by row over gridDim.x x gridDim.y, for more blocks than
- * one grid dimension allows. Costs a little index arithmetic and a ragged last row. */
+/* 2D grid: the vectors seen as a matrix, rows of ROW floats (an image, say), each block a
+ * tile of 32 x 8 threads: blockIdx.x and threadIdx.x give the column, blockIdx.y and
+ * threadIdx.y the row. Teaches 2D indices and 2D launches, and their limit: gridDim.y (and
+ * z) stops at 65535, where gridDim.x goes to 2^31 - 1. Costs the index arithmetic and a
+ * ragged last row. */
 __global__ void add_grid_2d(const float *a, const float *b, float *c, size_t n)
 {
-    /* SOLUTION BEGIN: the block's number is blockIdx.y * gridDim.x + blockIdx.x;
-     * from it compute the global index i and add when i < n. */
-    size_t block = (size_t)blockIdx.y * gridDim.x + blockIdx.x;
-    size_t i = block * blockDim.x + threadIdx.x;
-    if (i < n)
+    /* SOLUTION BEGIN: the column is blockIdx.x * blockDim.x + threadIdx.x, the row
+     * blockIdx.y * blockDim.y + threadIdx.y (in size_t); the element is row * ROW + column:
+     * add it when the column is inside the row and the element is below n. */
+    size_t col = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t row = (size_t)blockIdx.y * blockDim.y + threadIdx.y;
+    size_t i = row * ROW + col;
+    if (col < ROW && i < n)
         c[i] = a[i] + b[i];
     /* SOLUTION END */
 }
@@ -119,16 +125,16 @@ int vector_add_launch(enum vector_add_variant v, const float *a, const float *b,
         add_grid_stride<<<grid, THREADS>>>(a, b, c, n);
         break;
     case ADD_GRID_2D: {
+        dim3 block(32, 8);
         dim3 grid2(1, 1);
-        /* SOLUTION BEGIN: choose grid2.y rows of grid2.x blocks, neither above GRID_Y_LIMIT,
-         * with grid2.x * grid2.y >= blocks and as few idle blocks as possible (a full
-         * 65535-wide last row that holds only a few useful blocks wastes the rest). */
-        grid2.y = (unsigned)div_up(blocks, GRID_Y_LIMIT);
-        grid2.x = (unsigned)div_up(blocks, grid2.y);
+        /* SOLUTION BEGIN: cover the matrix of ceil(n / ROW) rows of ROW floats with blocks of
+         * `block`: grid2.x blocks across a row, grid2.y down the rows. */
+        grid2.x = (unsigned)div_up(ROW, block.x);
+        grid2.y = (unsigned)div_up(div_up(n, ROW), block.y);
         /* SOLUTION END */
         if (grid2.y > GRID_Y_LIMIT)
-            return LAB_EINVAL;
-        add_grid_2d<<<grid2, THREADS>>>(a, b, c, n);
+            return LAB_EINVAL; /* more rows than gridDim.y reaches (question 6) */
+        add_grid_2d<<<grid2, block>>>(a, b, c, n);
         break;
     }
     case ADD_GRID_STRIDE_FLOAT4:
