@@ -7,8 +7,8 @@
 
 static const unsigned THREADS = 256;            /* a good default block: 8 warps */
 static const unsigned ONE_BLOCK_THREADS = 1024; /* the largest block a GPU accepts */
-static const size_t ROW = 1024;           /* grid_2d sees the vectors as rows of ROW floats */
-static const size_t GRID_Y_LIMIT = 65535; /* the largest gridDim.y and gridDim.z */
+static const size_t ROW = 1024;                 /* grid_2d sees the vectors as rows of ROW floats */
+static const size_t GRID_Y_LIMIT = 65535;       /* the largest gridDim.y and gridDim.z */
 
 /* One block: teaches threadIdx and blockDim. Costs nearly the whole GPU: a block runs on
  * one SM, so every other SM idles. */
