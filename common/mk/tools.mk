@@ -22,6 +22,7 @@ FORMATTED := $(filter-out $(EXERCISES), \
 format: $(BUILD)/.need-clang-format
 	@clang-format -i $(FORMATTED)
 	@echo "format: $(words $(FORMATTED)) files"
+	@common/skeletons.sh write
 check-format: $(BUILD)/.need-clang-format
 	@common/check-format.sh $(FORMATTED)
 
