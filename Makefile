@@ -11,7 +11,9 @@
 #   SOLUTION=1         build the lab from solutions/ instead of labs/
 #   ARCH=90, native    the GPU architectures to build for; default: one per family
 #   ARGS="--n 1000"    options of run, bench and profile (labNN run --help lists them)
-#   SANITIZE=1         CPU backend: AddressSanitizer and UBSan
+#   T=NAME             make labNN test: that test alone
+#   V=1                every command, and all that the tests print
+#   SANITIZE=0         the CPU backend without AddressSanitizer and UBSan (on by default)
 #   WERROR=1           warnings are errors (on in CI)
 #
 # The machinery is in common/mk/: config.mk (backend, compilers, flags), lab.mk (each lab's
@@ -45,4 +47,4 @@ help:
 	@echo "make dist | test-grader student tarball + Gradescope autograder | the grader's tests"
 	@echo "make clean"
 	@echo "variables: BACKEND=cuda|cpu (now $(BACKEND)), SOLUTION=1, ARCH=90|native,"
-	@echo "           ARGS=\"--n 1000\", SANITIZE=1, WERROR=1"
+	@echo "           ARGS=\"--n 1000\", T=NAME (one test), V=1 (verbose), SANITIZE=0, WERROR=1"

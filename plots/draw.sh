@@ -1,9 +1,10 @@
 #!/bin/sh
-# usage: plots/draw.sh LAB TSV NOTE
-# Draws plots/LAB.png and .svg (bars: GB/s per variant at the main size, with the
+# usage: plots/draw.sh LAB TSV NOTE [DIR]
+# Draws DIR/LAB.png and .svg (bars: GB/s per variant at the main size, with the
 # theoretical peak and the measured copy as lines) and, when the TSV has a size sweep,
-# plots/LAB-sweep.png and .svg (GB/s against n, log axis). NOTE goes into the titles.
-lab=$1 tsv=$2 note=$3
+# DIR/LAB-sweep.png and .svg (GB/s against n, log axes). NOTE goes into the titles; DIR
+# is plots/ unless given.
+lab=$1 tsv=$2 note=$3 dir=${4:-plots}
 [ -s "$tsv" ] || { echo "$lab plot: no measurements in $tsv" >&2; exit 1; }
 column() { # the first data row's value in the column named $1
     awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
@@ -14,12 +15,12 @@ size=$(awk -v n="$n" 'BEGIN { e = log(n) / log(2); if (e == int(e)) printf "2^%d
 title="$lab on $(column device), n = $size, $(column date)${note:+ ($note)}"
 drawn=
 for term in png svg; do
-    gnuplot -e "tsv='$tsv'; out='plots/$lab.$term'; term='$term'; title='$title'" plots/lab.gp || exit 1
-    drawn="$drawn plots/$lab.$term"
+    gnuplot -e "tsv='$tsv'; out='$dir/$lab.$term'; term='$term'; title='$title'" plots/lab.gp || exit 1
+    drawn="$drawn $dir/$lab.$term"
     if grep -q '^sweep' "$tsv"; then
-        gnuplot -e "tsv='$tsv'; out='plots/$lab-sweep.$term'; term='$term'; title='$lab on $(column device), $(column date)${note:+ ($note)}'" \
+        gnuplot -e "tsv='$tsv'; out='$dir/$lab-sweep.$term'; term='$term'; title='$lab on $(column device), $(column date)${note:+ ($note)}'" \
             plots/sweep.gp || exit 1
-        drawn="$drawn plots/$lab-sweep.$term"
+        drawn="$drawn $dir/$lab-sweep.$term"
     fi
 done
 echo "$lab plot:$drawn, from $tsv${note:+ ($note)}"

@@ -82,3 +82,4 @@ endif
 $(BUILD)/.need-%:
 	@common/need.sh $*
 	@mkdir -p $(@D) && touch $@
+.PRECIOUS: $(BUILD)/.need-%

@@ -81,9 +81,9 @@ $(1)-bench:
 $(1)-plot: $(BUILD)/.need-gnuplot
 	@plots/draw.sh $(1) plots/reference/$(1).tsv "reference measurement, no GPU here"
 $(1)-sanitize:
-	@echo "$(1) sanitize: compute-sanitizer needs a GPU (BACKEND=cuda). Here, run" \
-	  "make $(1) test SANITIZE=1: the CPU backend runs the tests under AddressSanitizer and" \
-	  "UBSan, on top of its own barrier and warp checks, which it always makes"
+	@echo "$(1) sanitize: compute-sanitizer needs a GPU (BACKEND=cuda). Here, make $(1) test" \
+	  "does the same kind of checking: the CPU backend runs the tests under AddressSanitizer" \
+	  "and UBSan, on top of its own barrier and warp checks"
 $(1)-profile:
 	@echo "$(1) profile: Nsight Compute needs a GPU (BACKEND=cuda). The CPU backend has no" \
 	  "timing model: make $(1) plot draws what a GPU measured (plots/reference/$(1).tsv)," \

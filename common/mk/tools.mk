@@ -30,13 +30,17 @@ check-format: $(BUILD)/.need-clang-format
 new-lab:
 	@common/new-lab.sh "$(NN)" "$(NAME)"
 
-# One deck per lab, Markdown to PDF through pandoc's beamer writer.
+# One deck per lab, Markdown to PDF through pandoc's beamer writer, with its lab's plots
+# drawn from plots/reference/ (slides/beamer.yaml: what every deck shares).
 SLIDES := $(patsubst slides/%.md,$(BUILD)/slides/%.pdf,$(wildcard slides/*.md))
 slides: $(SLIDES)
 	@echo "slides: $(SLIDES)"
-$(BUILD)/slides/%.pdf: slides/%.md | $(BUILD)/.need-pandoc $(BUILD)/.need-beamer
+$(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml plots/lab.gp plots/sweep.gp \
+    | $(BUILD)/.need-pandoc $(BUILD)/.need-beamer $(BUILD)/.need-gnuplot
 	@mkdir -p $(@D)
-	pandoc -t beamer -o $@ $<
+	@lab=$(firstword $(subst -, ,$*)); if [ -f plots/reference/$$lab.tsv ]; then \
+	  plots/draw.sh $$lab plots/reference/$$lab.tsv "" $(@D) > /dev/null; fi
+	$(Q)pandoc -t beamer --metadata-file=slides/beamer.yaml --resource-path=$(@D):. -o $@ $<
 
 clean:
 	rm -rf $(BUILD) plots/data
