@@ -35,7 +35,7 @@ CUDA_ONLY := $(if $(filter cpu,$(BACKEND)),%/library.cu)
 # solutions/), everything else from labs/. Binaries: the CLI $(1), test_$(1), and
 # hidden_$(1) (tests/hidden/, which only the grader builds).
 define LAB_RULES
-$(1)_EXERCISES := $$(notdir $$(wildcard solutions/$(2)/*.cu))
+$(1)_EXERCISES := $$(notdir $$(filter labs/$(2)/%,$(EXERCISES)))
 $(1)_CU := $$(addprefix $(TREE)/$(2)/,$$($(1)_EXERCISES)) \
            $$(filter-out $$(addprefix labs/$(2)/,$$($(1)_EXERCISES)) $(CUDA_ONLY),$$(wildcard labs/$(2)/*.cu))
 $(1)_C := $$(filter-out labs/$(2)/main.c,$$(wildcard labs/$(2)/*.c))

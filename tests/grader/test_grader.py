@@ -39,6 +39,11 @@ FAULTS = {
     # a name it never declared: the file does not compile
     "compile_error/vector_add.cu": [
         ("        c[i] = a[i] + b[i];", "        c[idx] = a[i] + b[i];")],
+    # a host function called from a kernel: g++ takes it, nvcc does not
+    "host_call/vector_add.cu": [
+        ('#include "check.h"\n', '#include "check.h"\n\nstatic float twice(float x)\n{\n'
+         '    return 2 * x;\n}\n'),
+        ("        c[i] = a[i] + b[i];", "        c[i] = twice(a[i]) - a[i] + b[i];")],
     # add_one_block steps by blockIdx.x, 0 in its one block: test one_block hangs
     "hang/lab01-vector-add/vector_add.cu": [
         ("i < n; i += blockDim.x)", "i < n; i += blockIdx.x)")],
@@ -387,6 +392,22 @@ class CompileError(GradingBase):
             if t["max_score"] > 0:
                 self.assertIn("did not compile", t["output"])
         self.assertNotIn("grade-", self.results["output"])  # no scratch paths
+
+
+class HostCall(GradingBase):
+    """Where nvcc is installed, the grader builds the student's file with it too."""
+    args = ("--student", os.path.join(FIXTURES, "host_call"), "--tests", "one_block")
+
+    @classmethod
+    def setUpClass(cls):
+        if BACKEND != "cpu" or not shutil.which("nvcc"):
+            raise unittest.SkipTest("needs the CPU backend and nvcc on the PATH")
+        super().setUpClass()
+
+    def test_what_nvcc_refuses_does_not_compile(self):
+        self.assertEqual(self.results["score"], 0)
+        self.assertIn("did not compile", self.results["output"])
+        self.assertIn("calling a __host__ function", self.results["output"])
 
 
 class Crash(GradingBase):
