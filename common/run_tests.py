@@ -108,6 +108,15 @@ def sanitizer_summary(lines):
     return out
 
 
+def decimal(text):
+    """cmocka writes the integers of a failed assert_int_equal in hex, as 64-bit unsigned
+    values: "0xffffffffffffffff != 0x5" reads better as "-1 != 5"."""
+    def signed(m):
+        v = int(m.group(0), 16)
+        return str(v - (1 << 64) if v >= 1 << 63 else v)
+    return re.sub(r"\b0x[0-9a-f]+\b", signed, text) if " != " in text else text
+
+
 def explain(status, lines, timeout):
     """The few lines that say why a test did not pass."""
     cases = [line[len("case: "):] for line in lines if line.startswith("case: ")]
@@ -127,15 +136,13 @@ def explain(status, lines, timeout):
     # both end with "[   LINE   ] --- file:line: error: Failure!".
     errors, where = [], []
     for line in lines:
-        if line.startswith("ERROR: "):
+        found = re.search(r"\[   LINE   \] --- (\S+:\d+)", line)
+        if found:
+            where.append("(%s)" % found.group(1))
+        elif line.startswith("ERROR: "):
             errors.append(line[len("ERROR: "):])
         elif line.startswith("[  ERROR   ] --- "):
-            text = line[len("[  ERROR   ] --- "):]
-            found = re.search(r"\[   LINE   \] --- (\S+:\d+)", text)
-            if found:
-                where.append("(%s)" % found.group(1))
-            else:
-                errors.append(text)
+            errors.append(decimal(line[len("[  ERROR   ] --- "):]))
     reports = [line for line in lines if line.startswith("cuda-cpu: ")]
     shown = reports + errors
     if shown and where:
