@@ -56,7 +56,7 @@ CUFLAGS_COMMON := -std=c++17 -O3 -g -Xcompiler $(subst $() ,$(comma),$(WARN))
 EXERCISES := $(shell awk '{ print $$2 }' labs/.skeletons)
 CUWERROR = $(if $(filter $(EXERCISES),$<),$(EXERCISE_QUIET),$(if $(WERROR),-Werror all-warnings))
 EXERCISE_QUIET := -diag-suppress 177,549,550 \
-  -Xcompiler -Wno-unused-variable,-Wno-unused-parameter,-Wno-unused-but-set-variable
+  -Xcompiler -Wno-unused-variable,-Wno-unused-parameter,-Wno-unused-but-set-variable,-Wno-uninitialized,-Wno-maybe-uninitialized
 LDLIBS := -lcmocka -lm
 
 # The CPU backend (common/cpu/) provides $(CUCC), a drop-in for nvcc.
