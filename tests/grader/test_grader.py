@@ -51,7 +51,7 @@ FAULTS = {
     # launcher calls abort(): tests grid_2d and grid_stride_float4 crash
     "crash/labs/lab01-vector-add/vector_add.cu": [
         ("        dim3 grid2(1, 1);\n",
-         "        dim3 grid2(1, 1);\n        *(int *)(uintptr_t)blocks = 0;\n"),
+         "        dim3 grid2(1, 1);\n        *(int *)(size_t)blocks = 0;\n"),
         ("    case ADD_GRID_STRIDE_FLOAT4:\n", "    case ADD_GRID_STRIDE_FLOAT4:\n        abort();\n")],
 }
 
