@@ -32,6 +32,8 @@ int tk_device(long long *out);
 int tk_missing_barrier(int *data, int n);
 int tk_wrong(int which, int lines[2]);
 int tk_oob_line(void);
+int tk_misaligned(int offset, float *sum);
+int tk_shift(int in_place, int *data, int n);
 
 enum { cudaErrorInvalidValue = 1, cudaErrorLaunchFailure = 719 };
 
@@ -44,6 +46,55 @@ static int next_int(int bound)
 {
     rng = rng * 1664525u + 1013904223u;
     return (int)((rng >> 8) % (uint32_t)bound);
+}
+
+static void cpu_only(void)
+{
+    if (!tk_is_cpu())
+        skip();
+}
+
+/* What the backend prints while a test provokes it on purpose: captured, for the test to
+ * check, rather than shown as if something had gone wrong. */
+struct capture {
+    int saved;
+    FILE *file;
+};
+
+static struct capture capture_stderr(void)
+{
+    struct capture c;
+    fflush(stderr);
+    c.saved = dup(2);
+    c.file = tmpfile();
+    dup2(fileno(c.file), 2);
+    return c;
+}
+
+static void captured(struct capture c, char *text, size_t size)
+{
+    fflush(stderr);
+    dup2(c.saved, 2);
+    close(c.saved);
+    rewind(c.file);
+    text[fread(text, 1, size - 1, c.file)] = 0;
+    fclose(c.file);
+}
+
+static void test_bad_schedule(void **state)
+{
+    (void)state;
+    cpu_only();
+    int in[3] = {1, 2, 3};
+    long long sum;
+    setenv("CUDA_CPU_SCHEDULE", "backwards", 1);
+    struct capture c = capture_stderr();
+    int e = tk_reduce(0, in, 3, &sum);
+    char text[1024];
+    captured(c, text, sizeof text);
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+    assert_int_equal(e, cudaErrorInvalidValue);
+    assert_non_null(strstr(text, "CUDA_CPU_SCHEDULE=backwards: expected forward, reverse"));
 }
 
 /* ------------------------------------------------------------------ shapes and indices */
@@ -113,7 +164,13 @@ static void test_early_return(void **state)
             int n = shapes[s][0];
             for (int i = 0; i < n; i++)
                 data[i] = i + o;
-            assert_int_equal(tk_early_return(data, n, shapes[s][1]), 0);
+            struct capture c = capture_stderr();
+            char text[2048];
+            int e = tk_early_return(data, n, shapes[s][1]);
+            captured(c, text, sizeof text);
+            assert_int_equal(e, 0);
+            if (tk_is_cpu() && n < shapes[s][1]) /* a tail return before a barrier: a warning */
+                assert_non_null(strstr(text, "warning: barrier reached by part of the block"));
             for (int i = 0; i < n; i++)
                 assert_int_equal(data[i], 2 * ((i + 1) % n + o));
         }
@@ -328,12 +385,6 @@ static void test_device(void **state)
 }
 
 /* ------------------------------------------------------------------ CPU backend only */
-static void cpu_only(void)
-{
-    if (!tk_is_cpu())
-        skip();
-}
-
 static void test_poison(void **state)
 {
     (void)state;
@@ -363,49 +414,6 @@ static void test_missing_barrier(void **state)
     }
     assert_int_equal(wrong, 255);
     setenv("CUDA_CPU_SCHEDULE", "forward", 1);
-}
-
-/* What the backend prints while a test provokes it on purpose: captured, for the test to
- * check, rather than shown as if something had gone wrong. */
-struct capture {
-    int saved;
-    FILE *file;
-};
-
-static struct capture capture_stderr(void)
-{
-    struct capture c;
-    fflush(stderr);
-    c.saved = dup(2);
-    c.file = tmpfile();
-    dup2(fileno(c.file), 2);
-    return c;
-}
-
-static void captured(struct capture c, char *text, size_t size)
-{
-    fflush(stderr);
-    dup2(c.saved, 2);
-    close(c.saved);
-    rewind(c.file);
-    text[fread(text, 1, size - 1, c.file)] = 0;
-    fclose(c.file);
-}
-
-static void test_bad_schedule(void **state)
-{
-    (void)state;
-    cpu_only();
-    int in[3] = {1, 2, 3};
-    long long sum;
-    setenv("CUDA_CPU_SCHEDULE", "backwards", 1);
-    struct capture c = capture_stderr();
-    int e = tk_reduce(0, in, 3, &sum);
-    char text[1024];
-    captured(c, text, sizeof text);
-    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
-    assert_int_equal(e, cudaErrorInvalidValue);
-    assert_non_null(strstr(text, "CUDA_CPU_SCHEDULE=backwards: expected forward, reverse"));
 }
 
 /* Runs wrong kernel `which`; returns its error, and in text what it printed. */
@@ -477,6 +485,70 @@ static void test_strict(void **state)
     assert_int_equal(sum, 511 * 512 / 2);
 }
 
+/* The dot product's barrier inside its if: a warning by default (the launch runs, and the sum
+ * is right), an error under CUDA_CPU_STRICT=1; both name the barrier's line and who left. */
+static void test_barrier_in_branch(void **state)
+{
+    (void)state;
+    cpu_only();
+    char text[4096];
+    int lines[2];
+    assert_int_equal(run_wrong(4, lines, text, sizeof text), 0);
+    assert_non_null(strstr(text, "warning: barrier reached by part of the block"));
+    assert_non_null(strstr(text, "threads 0-31 wait at __syncthreads"));
+    assert_non_null(strstr(text, "threads 32-63 returned"));
+    assert_names_lines(text, lines);
+    setenv("CUDA_CPU_STRICT", "1", 1);
+    assert_int_equal(run_wrong(4, lines, text, sizeof text), cudaErrorLaunchFailure);
+    unsetenv("CUDA_CPU_STRICT");
+    assert_non_null(strstr(text, "barrier reached by part of the block in kernel"));
+    assert_names_lines(text, lines);
+}
+
+/* A mask that names lanes past the block: the same rule. */
+static void test_mask_past_block(void **state)
+{
+    (void)state;
+    cpu_only();
+    char text[4096];
+    int lines[2];
+    assert_int_equal(run_wrong(5, lines, text, sizeof text), 0);
+    assert_non_null(strstr(text, "its mask names lanes 16-31, which do not exist"));
+    assert_names_lines(text, lines);
+    setenv("CUDA_CPU_STRICT", "1", 1);
+    assert_int_equal(run_wrong(5, lines, text, sizeof text), cudaErrorLaunchFailure);
+    unsetenv("CUDA_CPU_STRICT");
+    assert_names_lines(text, lines);
+}
+
+/* Blocks in reverse and random order: the in-place shift, right in index order by luck,
+ * goes wrong under another; its out-of-place twin is right under all of them. */
+static void test_block_order(void **state)
+{
+    (void)state;
+    cpu_only();
+    enum { N = 1000 };
+    int data[N], wrong_orders = 0;
+    for (int in_place = 0; in_place < 2; in_place++)
+        EACH_ORDER(o)
+        {
+            int wrong = 0;
+            for (int i = 0; i < N; i++)
+                data[i] = i * 7;
+            assert_int_equal(tk_shift(in_place, data, N), 0);
+            for (int i = 0; i < N; i++)
+                wrong += data[i] != (i + 1 < N ? (i + 1) * 7 : 0);
+            if (!in_place)
+                assert_int_equal(wrong, 0);
+            else if (o == 0)
+                assert_int_equal(wrong, 0); /* index order: right by luck */
+            else
+                wrong_orders += wrong > 0;
+        }
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+    assert_int_equal(wrong_orders, 2);
+}
+
 /* Out of bounds and use after free abort under ASan: run them in a child. */
 static void expect_asan(int which, const char *kind)
 {
@@ -508,6 +580,36 @@ static void expect_asan(int which, const char *kind)
         if (!strstr(text, where))
             fail_msg("no %s in: %s", where, text);
     }
+}
+
+/* A misaligned float4 load stops at its line, in every build (UBSan's alignment check),
+ * as a GPU stops with "misaligned address"; the aligned twin runs. */
+static void test_misaligned(void **state)
+{
+    (void)state;
+    cpu_only();
+    float sum = 0;
+    char path[] = "/tmp/test_cpu_backend_XXXXXX";
+    int fd = mkstemp(path), line = tk_misaligned(4, &sum);
+    assert_true(sum == 5 + 6 + 7 + 8);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fd, 2);
+        tk_misaligned(1, &sum);
+        _exit(0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    char text[8192], where[64];
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    text[n > 0 ? n : 0] = 0;
+    close(fd);
+    unlink(path);
+    assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_non_null(strstr(text, "misaligned address"));
+    snprintf(where, sizeof where, "test_cpu_backend_kernels.cu:%d", line);
+    if (!strstr(text, where))
+        fail_msg("no %s in: %s", where, text);
 }
 
 static void test_out_of_bounds(void **state)
@@ -545,17 +647,19 @@ static void test_workers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_indices),       cmocka_unit_test(test_reverse),
-        cmocka_unit_test(test_early_return),  cmocka_unit_test(test_transpose),
-        cmocka_unit_test(test_reduce),        cmocka_unit_test(test_warp_ops),
-        cmocka_unit_test(test_atomics),       cmocka_unit_test(test_histogram),
-        cmocka_unit_test(test_constants),     cmocka_unit_test(test_stream_events),
-        cmocka_unit_test(test_bad_launch),    cmocka_unit_test(test_device),
-        cmocka_unit_test(test_poison),        cmocka_unit_test(test_missing_barrier),
-        cmocka_unit_test(test_bad_schedule),  cmocka_unit_test(test_divergent_barrier),
-        cmocka_unit_test(test_deadlock),      cmocka_unit_test(test_strict),
-        cmocka_unit_test(test_out_of_bounds), cmocka_unit_test(test_use_after_free),
-        cmocka_unit_test(test_workers),
+        cmocka_unit_test(test_indices),         cmocka_unit_test(test_reverse),
+        cmocka_unit_test(test_early_return),    cmocka_unit_test(test_transpose),
+        cmocka_unit_test(test_reduce),          cmocka_unit_test(test_warp_ops),
+        cmocka_unit_test(test_atomics),         cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_constants),       cmocka_unit_test(test_stream_events),
+        cmocka_unit_test(test_bad_launch),      cmocka_unit_test(test_device),
+        cmocka_unit_test(test_poison),          cmocka_unit_test(test_missing_barrier),
+        cmocka_unit_test(test_bad_schedule),    cmocka_unit_test(test_divergent_barrier),
+        cmocka_unit_test(test_deadlock),        cmocka_unit_test(test_strict),
+        cmocka_unit_test(test_out_of_bounds),   cmocka_unit_test(test_use_after_free),
+        cmocka_unit_test(test_workers),         cmocka_unit_test(test_barrier_in_branch),
+        cmocka_unit_test(test_mask_past_block), cmocka_unit_test(test_block_order),
+        cmocka_unit_test(test_misaligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

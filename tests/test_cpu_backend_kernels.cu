@@ -654,6 +654,90 @@ __global__ void read_after_free(const int *data, int *out)
     out[threadIdx.x] = data[threadIdx.x];
 }
 
+enum { PARTIAL_LINE = __LINE__ + 12 };
+/* Seed 002's "optimised" dot product: the barrier moved into the if. The threads that skip
+ * it loop on and return while the others wait: undefined in CUDA (older GPUs hang). */
+__global__ void barrier_in_branch(int *data)
+{
+    __shared__ int cache[64];
+    int t = threadIdx.x;
+    cache[t] = data[t];
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s /= 2)
+        if (t < s) {
+            cache[t] += cache[t + s];
+            __syncthreads(); /* PARTIAL_LINE */
+        }
+    if (t == 0)
+        data[0] = cache[0];
+}
+
+enum { MASK_LINE = __LINE__ + 4 };
+/* A full mask in a block of 16 threads: lanes 16-31 do not exist. */
+__global__ void mask_past_block(int *data)
+{
+    data[threadIdx.x] = __shfl_sync(FULL, (int)threadIdx.x, 0); /* MASK_LINE */
+}
+
+enum { MISALIGNED_LINE = __LINE__ + 4 };
+/* A float4 load 4 bytes past a 16-byte boundary: "misaligned address" on a GPU. */
+__global__ void misaligned_float4(const float *in, float *out, int offset)
+{
+    float4 v = *(const float4 *)(in + offset); /* MISALIGNED_LINE */
+    out[0] = v.x + v.y + v.z + v.w;
+}
+
+extern "C" int tk_misaligned(int offset, float *sum)
+{
+    float *in = NULL, *out = NULL, host[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    TRY(cudaMalloc(&in, sizeof host));
+    TRY(cudaMalloc(&out, sizeof(float)));
+    TRY(cudaMemcpy(in, host, sizeof host, cudaMemcpyHostToDevice));
+    misaligned_float4<<<1, 1>>>(in, out, offset);
+    TRY(cudaGetLastError());
+    TRY(cudaMemcpy(sum, out, sizeof *sum, cudaMemcpyDeviceToHost));
+    cudaFree(in);
+    cudaFree(out);
+    return MISALIGNED_LINE;
+}
+
+/* Each block moves its slice one place left, in place: its last thread reads the first
+ * element of the next block's slice, which that block overwrites. Right only when the
+ * blocks run in index order, which CUDA does not promise. */
+__global__ void shift_in_place(int *data, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = i + 1 < n ? data[i + 1] : 0;
+    __syncthreads();
+    if (i < n)
+        data[i] = v;
+}
+
+/* Its correct twin: out of place. */
+__global__ void shift(const int *in, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = i + 1 < n ? in[i + 1] : 0;
+}
+
+extern "C" int tk_shift(int in_place, int *data, int n)
+{
+    int *d = NULL, *out = NULL;
+    TRY(cudaMalloc(&d, n * sizeof(int)));
+    TRY(cudaMalloc(&out, n * sizeof(int)));
+    TRY(cudaMemcpy(d, data, n * sizeof(int), cudaMemcpyHostToDevice));
+    if (in_place)
+        shift_in_place<<<(n + 31) / 32, 32>>>(d, n);
+    else
+        shift<<<(n + 31) / 32, 32>>>(d, out, n);
+    TRY(cudaGetLastError());
+    TRY(cudaMemcpy(data, in_place ? d : out, n * sizeof(int), cudaMemcpyDeviceToHost));
+    cudaFree(d);
+    cudaFree(out);
+    return 0;
+}
+
 /* Runs wrong kernel `which` and returns its error; lines[] gets the source lines to name. */
 extern "C" int tk_wrong(int which, int lines[2])
 {
@@ -677,6 +761,18 @@ extern "C" int tk_wrong(int which, int lines[2])
         cudaFree(d);
         read_after_free<<<1, 32>>>(d, out);
         d = NULL;
+    }
+    if (which == 4) {
+        int ones[64];
+        for (int i = 0; i < 64; i++)
+            ones[i] = 1;
+        TRY(cudaMemcpy(d, ones, sizeof ones, cudaMemcpyHostToDevice));
+        barrier_in_branch<<<1, 64>>>(d);
+        lines[0] = lines[1] = PARTIAL_LINE;
+    }
+    if (which == 5) {
+        mask_past_block<<<1, 16>>>(d);
+        lines[0] = lines[1] = MASK_LINE;
     }
     int e = (int)cudaGetLastError();
     cudaError_t sync = cudaDeviceSynchronize();

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -116,9 +117,10 @@ struct Job {
     size_t smem;
     Order order;
     unsigned long long seed, nblocks;
+    unsigned long long mult, add; // RANDOM: the k-th block picked is (mult k + add) % nblocks
     bool strict;
     std::atomic<unsigned long long> next{0};
-    std::atomic<bool> failed{false};
+    std::atomic<bool> failed{false}, warned{false};
 };
 
 struct Worker;
@@ -470,6 +472,42 @@ static void report(Worker *w, const char *what, const std::string &why)
             k.name, k.file, k.line, blockIdx.x, blockIdx.y, blockIdx.z, why.c_str());
 }
 
+// What CUDA leaves undefined but lets run: a warning, once per launch, or with
+// CUDA_CPU_STRICT=1 (as the grader runs) an error that fails the launch.
+static void undefined(Worker *w, const char *what, const std::string &why)
+{
+    if (w->job->strict)
+        return report(w, what, why + " (an error under CUDA_CPU_STRICT=1)");
+    if (w->job->warned.exchange(true))
+        return;
+    const Kernel &k = w->job->k;
+    fprintf(stderr,
+            "cuda-cpu: warning: %s in kernel %s (launched at %s:%d), block (%u,%u,%u): %s\n", what,
+            k.name, k.file, k.line, blockIdx.x, blockIdx.y, blockIdx.z, why.c_str());
+}
+
+// The threads of the block that have returned, and where they were last seen waiting.
+static std::string who_returned(Worker *w)
+{
+    std::vector<int> after, before;
+    const Thread *site = nullptr;
+    for (int i = 0; i < w->n; i++) {
+        const Thread &t = w->threads[i];
+        if (t.state != DONE)
+            continue;
+        (t.file ? after : before).push_back(i);
+        if (t.file && !site)
+            site = &t;
+    }
+    std::string s;
+    if (!before.empty())
+        s += "threads " + ranges(before) + " returned without waiting anywhere";
+    if (!after.empty())
+        s += std::string(s.empty() ? "" : "; ") + "threads " + ranges(after) +
+             " returned, last seen waiting at " + site->file + ":" + std::to_string(site->line);
+    return s;
+}
+
 // Every live thread waits at a barrier: release it if it is the same one for all of them.
 static void release_barrier(Worker *w)
 {
@@ -486,6 +524,12 @@ static void release_barrier(Worker *w)
                           who_waits(w) + "; every live thread must reach the same __syncthreads");
         count += (int)t.val;
     }
+    if (w->live < w->n) // undefined in CUDA: it hangs older GPUs
+        undefined(w, "barrier reached by part of the block",
+                  who_waits(w) + "; " + who_returned(w) +
+                      "; every thread of a block must reach it");
+    if (w->failed)
+        return;
     for (int i = 0; i < w->n; i++) {
         Thread &t = w->threads[i];
         if (t.state != BAR)
@@ -531,8 +575,10 @@ static bool run_block(Worker *w, unsigned long long b)
         wp.mixed = false;
         wp.seen.clear();
     }
-    for (int i = 0; i < w->n; i++)
-        w->threads[i].state = FRESH, w->threads[i].fiber = nullptr;
+    for (int i = 0; i < w->n; i++) {
+        Thread &t = w->threads[i];
+        t.state = FRESH, t.fiber = nullptr, t.file = nullptr, t.line = 0;
+    }
     wake_all(w, FRESH);
     for (;;) { // back here when no thread can run
         switch_to(&w->sched, pick(w));
@@ -604,13 +650,27 @@ static void prepare(Worker *w, Job &j)
     gridDim = j.grid;
 }
 
+// The block the k-th pick runs: index order, reverse order, or the seed's permutation, so
+// that a kernel relying on an order of blocks, which CUDA does not promise, goes wrong.
+static unsigned long long block_of(const Job &j, unsigned long long k)
+{
+    switch (j.order) {
+    case REVERSE:
+        return j.nblocks - 1 - k;
+    case RANDOM:
+        return (unsigned long long)(((unsigned __int128)j.mult * k + j.add) % j.nblocks);
+    default:
+        return k;
+    }
+}
+
 static void work(Job &j)
 {
     static thread_local Worker *w =
         new Worker; // kept for the life of the thread: fibers are reused
     prepare(w, j);
-    for (unsigned long long b; !j.failed && (b = j.next++) < j.nblocks;)
-        if (!run_block(w, b))
+    for (unsigned long long k; !j.failed && (k = j.next++) < j.nblocks;)
+        if (!run_block(w, block_of(j, k)))
             j.failed = true;
 }
 
@@ -664,6 +724,22 @@ static void run(Job &j, int nworkers)
     }
 }
 
+// RANDOM's permutation of the blocks: k -> (mult k + add) % n with mult coprime to n, both
+// drawn from the seed (splitmix64).
+static void permute_blocks(Job &j)
+{
+    auto next = [](unsigned long long &x) {
+        unsigned long long z = (x += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    };
+    unsigned long long x = j.seed, n = j.nblocks;
+    j.mult = next(x) % n, j.add = next(x) % n;
+    while (std::gcd(j.mult, n) != 1)
+        j.mult = (j.mult + 1) % n;
+}
+
 void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
 {
     if (cur) {
@@ -693,6 +769,7 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
         j.order = REVERSE;
     } else if (!strncmp(s, "random", 6) && (!s[6] || s[6] == ':')) {
         j.order = RANDOM, j.seed = s[6] ? strtoull(s + 7, nullptr, 10) : 1;
+        permute_blocks(j);
     } else {
         fprintf(stderr,
                 "cuda-cpu: CUDA_CPU_SCHEDULE=%s: expected forward, reverse or random:SEED\n", s);
@@ -719,6 +796,25 @@ int barrier(BarrierOp op, int pred, const char *file, int line)
     return (int)t->res;
 }
 
+// A collective whose mask names lanes that have exited or do not exist (past the block's
+// last thread): undefined in CUDA; here the lanes that are there go on without them.
+static void missing_lanes(Thread *t, unsigned lanes)
+{
+    int warp = t->id >> 5, there = std::min(32, t->w->n - 32 * warp);
+    std::vector<int> gone, absent;
+    for (int l = 0; l < 32; l++)
+        if (lanes >> l & 1)
+            (l < there ? gone : absent).push_back(l);
+    std::string s = std::string(wait_name(*t)) + " at " + t->file + ":" + std::to_string(t->line) +
+                    " in warp " + std::to_string(warp) + ": its mask names lanes ";
+    if (!gone.empty())
+        s += ranges(gone) + ", which have returned";
+    if (!absent.empty())
+        s += std::string(gone.empty() ? "" : ", and ") + ranges(absent) +
+             ", which do not exist (the block has " + std::to_string(t->w->n) + " threads)";
+    undefined(t->w, "collective with lanes that are not there", s);
+}
+
 unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long v, int arg, int width,
                            const char *file, int line)
 {
@@ -730,6 +826,8 @@ unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long v, int a
     t->line = line;
     block_on(t, WARP);
     Warp &wp = warp_of(t);
+    if (mask & ~wp.alive)
+        missing_lanes(t, mask & ~wp.alive);
     if (!wp.coll)
         wp.mask = mask;
     wp.mixed |= wp.mask != mask;
