@@ -16,6 +16,7 @@
 
 int tk_is_cpu(void);
 int tk_sanitized(void);
+int tk_racecheck(void);
 int tk_indices(const unsigned grid[3], const unsigned block[3], int *out);
 int tk_reverse(int dynamic, int *data, int n);
 int tk_early_return(int *data, int n, int threads);
@@ -34,6 +35,8 @@ int tk_wrong(int which, int lines[2]);
 int tk_oob_line(void);
 int tk_misaligned(int offset, float *sum);
 int tk_shift(int in_place, int *data, int n);
+int tk_total(int atomic, const int *in, int n, int *total);
+int tk_last_block(int fence, const int *in, int blocks, int *sum);
 
 enum { cudaErrorInvalidValue = 1, cudaErrorLaunchFailure = 719 };
 
@@ -201,11 +204,15 @@ static void test_reduce(void **state)
     for (int s = 0; s < 7; s++) {
         int n = sizes[s];
         long long want = 0, got;
+        if (n > 65536 && tk_racecheck()) /* ThreadSanitizer: minutes for these sizes */
+            continue;
         for (int i = 0; i < n; i++)
             in[i] = next_int(2001) - 1000, want += in[i];
         for (int v = 0; v < 4; v++)
             EACH_ORDER(o)
             {
+                if (v == 1 && tk_racecheck()) /* warp-synchronous: a race, as since Volta */
+                    continue;
                 assert_int_equal(tk_reduce(v, in, n, &got), 0);
                 if (got != want)
                     fail_msg("variant %d, n = %d, order %s: %lld, want %lld", v, n, orders[o], got,
@@ -397,11 +404,28 @@ static void test_poison(void **state)
 
 /* Forward order hides the missing barrier (each thread reads a slot written before it ran);
  * reverse order shows it. */
+/* Under the race checker (RACECHECK=1): `call` fails, and its report names the kernel, the
+ * two accesses and the memory. */
+#define EXPECT_RACE(call, kernel, memory)                                                   \
+    do {                                                                                    \
+        char text_[4096];                                                                   \
+        struct capture c_ = capture_stderr();                                               \
+        int e_ = (call);                                                                    \
+        captured(c_, text_, sizeof text_);                                                  \
+        if (e_ != cudaErrorLaunchFailure || !strstr(text_, "race in kernel " kernel " ") || \
+            !strstr(text_, "tests/test_cpu_backend_kernels.cu:") || !strstr(text_, memory)) \
+            fail_msg("%s: error %d, and printed:\n%s", #call, e_, text_);                   \
+    } while (0)
+
 static void test_missing_barrier(void **state)
 {
     (void)state;
     cpu_only();
     int data[256], wrong = 0;
+    if (tk_racecheck()) { /* the race checker names it, whatever the order */
+        EXPECT_RACE(tk_missing_barrier(data, 256), "missing_barrier", "__shared__ s, byte");
+        return;
+    }
     for (int o = 0; o < 2; o++) {
         setenv("CUDA_CPU_SCHEDULE", orders[o], 1);
         for (int i = 0; i < 256; i++)
@@ -473,6 +497,10 @@ static void test_strict(void **state)
     long long sum;
     for (int i = 0; i < 512; i++)
         in[i] = i;
+    if (tk_racecheck()) { /* the race checker sees the race in every mode */
+        EXPECT_RACE(tk_reduce(1, in, 512, &sum), "reduce_unrolled<B>", "dynamic shared memory");
+        return;
+    }
     setenv("CUDA_CPU_STRICT", "1", 1);
     struct capture c = capture_stderr();
     int e = tk_reduce(1, in, 512, &sum);
@@ -535,6 +563,11 @@ static void test_block_order(void **state)
             int wrong = 0;
             for (int i = 0; i < N; i++)
                 data[i] = i * 7;
+            if (in_place && tk_racecheck()) { /* found in every order, index order too */
+                EXPECT_RACE(tk_shift(in_place, data, N), "shift_in_place",
+                            "a buffer of 4000 bytes");
+                continue;
+            }
             assert_int_equal(tk_shift(in_place, data, N), 0);
             for (int i = 0; i < N; i++)
                 wrong += data[i] != (i + 1 < N ? (i + 1) * 7 : 0);
@@ -546,7 +579,44 @@ static void test_block_order(void **state)
                 wrong_orders += wrong > 0;
         }
     setenv("CUDA_CPU_SCHEDULE", "forward", 1);
-    assert_int_equal(wrong_orders, 2);
+    assert_int_equal(wrong_orders, tk_racecheck() ? 0 : 2);
+}
+
+/* A race on a total: the atomic twin is right everywhere; the plain `+=` is right on the
+ * CPU by luck (threads switch only at barriers) and wrong on a GPU, and the race checker
+ * names it. */
+static void test_race_on_total(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    int in[N], want = 0, got;
+    for (int i = 0; i < N; i++)
+        in[i] = next_int(100), want += in[i];
+    assert_int_equal(tk_total(1, in, N, &got), 0);
+    assert_int_equal(got, want);
+    cpu_only();
+    if (tk_racecheck())
+        EXPECT_RACE(tk_total(0, in, N, &got), "total_plain", "a buffer of 4 bytes allocated at");
+}
+
+/* The threadfence reduction: with the fence, right everywhere and no race; without it, the
+ * race checker names the partial the last block reads. */
+static void test_missing_fence(void **state)
+{
+    (void)state;
+    enum { BLOCKS = 40 };
+    int in[BLOCKS], want = 0, got;
+    for (int i = 0; i < BLOCKS; i++)
+        in[i] = next_int(100), want += in[i];
+    EACH_ORDER(o)
+    {
+        assert_int_equal(tk_last_block(1, in, BLOCKS, &got), 0);
+        assert_int_equal(got, want);
+    }
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+    cpu_only();
+    if (tk_racecheck())
+        EXPECT_RACE(tk_last_block(0, in, BLOCKS, &got), "last_block_sum", "a buffer of 160 bytes");
 }
 
 /* Out of bounds and use after free abort under ASan: run them in a child. */
@@ -636,6 +706,8 @@ static void test_workers(void **state)
         in[i] = next_int(100), want += in[i];
     setenv("CUDA_CPU_WORKERS", "2", 1);
     for (int v = 0; v < 4; v++) {
+        if (v == 1 && tk_racecheck()) /* warp-synchronous: see test_strict */
+            continue;
         assert_int_equal(tk_reduce(v, in, N, &got), 0);
         assert_int_equal(got, want);
     }
@@ -659,7 +731,8 @@ int main(void)
         cmocka_unit_test(test_out_of_bounds),   cmocka_unit_test(test_use_after_free),
         cmocka_unit_test(test_workers),         cmocka_unit_test(test_barrier_in_branch),
         cmocka_unit_test(test_mask_past_block), cmocka_unit_test(test_block_order),
-        cmocka_unit_test(test_misaligned),
+        cmocka_unit_test(test_misaligned),      cmocka_unit_test(test_race_on_total),
+        cmocka_unit_test(test_missing_fence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,15 @@ extern "C" int tk_sanitized(void)
 #endif
 }
 
+extern "C" int tk_racecheck(void)
+{
+#ifdef __SANITIZE_THREAD__
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 /* ------------------------------------------------------------------ indices and shapes */
 __global__ void indices(int *out)
 {
@@ -736,6 +745,81 @@ extern "C" int tk_shift(int in_place, int *data, int n)
     cudaFree(d);
     cudaFree(out);
     return 0;
+}
+
+/* A total every thread adds to: `+=` is a read, an add and a write, and another thread's
+ * write in between is lost. On the CPU the threads take turns only at barriers, so the total
+ * comes out right: only the race checker sees the race. Its twin adds atomically. */
+__global__ void total_plain(const int *in, int *total, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        *total += in[i];
+}
+
+__global__ void total_atomic(const int *in, int *total, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(total, in[i]);
+}
+
+extern "C" int tk_total(int atomic, const int *in, int n, int *total)
+{
+    int *d_in = NULL, *d_total = NULL;
+    TRY(cudaMalloc(&d_in, n * sizeof(int)));
+    TRY(cudaMalloc(&d_total, sizeof(int)));
+    TRY(cudaMemcpy(d_in, in, n * sizeof(int), cudaMemcpyHostToDevice));
+    TRY(cudaMemset(d_total, 0, sizeof(int)));
+    if (atomic)
+        total_atomic<<<(n + 63) / 64, 64>>>(d_in, d_total, n);
+    else
+        total_plain<<<(n + 63) / 64, 64>>>(d_in, d_total, n);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaMemcpy(total, d_total, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d_in);
+    cudaFree(d_total);
+    return (int)e;
+}
+
+/* The last block to finish sums the blocks' partial results (CUDA's threadfence reduction).
+ * The fence makes a block's partial visible before its ticket is taken; without it, the last
+ * block may read a partial still on its way. */
+__device__ unsigned blocks_done;
+__global__ void last_block_sum(const int *in, int *partial, int *out, int fence)
+{
+    __shared__ int last;
+    if (threadIdx.x == 0) {
+        partial[blockIdx.x] = in[blockIdx.x];
+        if (fence)
+            __threadfence();
+        last = atomicInc(&blocks_done, gridDim.x - 1) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        int s = 0;
+        for (unsigned b = 0; b < gridDim.x; b++)
+            s += partial[b];
+        *out = s;
+    }
+}
+
+extern "C" int tk_last_block(int fence, const int *in, int blocks, int *sum)
+{
+    int *d_in = NULL, *partial = NULL, *out = NULL;
+    TRY(cudaMalloc(&d_in, blocks * sizeof(int)));
+    TRY(cudaMalloc(&partial, blocks * sizeof(int)));
+    TRY(cudaMalloc(&out, sizeof(int)));
+    TRY(cudaMemcpy(d_in, in, blocks * sizeof(int), cudaMemcpyHostToDevice));
+    last_block_sum<<<blocks, 32>>>(d_in, partial, out, fence);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaMemcpy(sum, out, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d_in);
+    cudaFree(partial);
+    cudaFree(out);
+    return (int)e;
 }
 
 /* Runs wrong kernel `which` and returns its error; lines[] gets the source lines to name. */

@@ -4,6 +4,7 @@
 #   CUCC       the command that replaces nvcc when BACKEND=cpu
 #   CUCC_DEPS  what must be built before $(CUCC) is used
 #   SANITIZE=1 everything through cucc gets ASan + UBSan (and the runtime built for them)
+#   RACECHECK=1 the race checker instead: ThreadSanitizer on the kernels
 
 ifndef CUFLAGS_COMMON  # standalone use only: the top Makefile defines these
 BUILD = build
@@ -15,21 +16,28 @@ endif
 
 CPU_DIR = common/cpu
 CPU_SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-ifeq ($(SANITIZE),1)
+ifeq ($(RACECHECK),1)
+CUCC = $(CPU_DIR)/cucc --racecheck
+CPU_RUNTIME = $(BUILD)/cpu/runtime-tsan
+CPU_CFLAGS = -fsanitize=thread
+CPU_RUNTIME_FLAGS = -DCUDA_CPU_RACECHECK # not instrumented itself: only the kernels count
+else ifeq ($(SANITIZE),1)
 CUCC = $(CPU_DIR)/cucc --sanitize
 CPU_RUNTIME = $(BUILD)/cpu/runtime-asan
 CPU_CFLAGS = $(CPU_SANFLAGS)
+CPU_RUNTIME_FLAGS = $(CPU_SANFLAGS)
 else
 CUCC = $(CPU_DIR)/cucc
 CPU_RUNTIME = $(BUILD)/cpu/runtime
 CPU_CFLAGS =
+CPU_RUNTIME_FLAGS =
 endif
 CUCC_DEPS = $(CPU_RUNTIME)/libcudacpu.a $(BUILD)/cpu/cucc-rewrite
 CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h)
 
 $(CPU_RUNTIME)/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(CPU_HEADERS)
 	@mkdir -p $(@D)
-	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(CPU_CFLAGS) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(CPU_RUNTIME_FLAGS) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
 	$(Q)ar rcs $@ $(@D)/runtime.o
 
 $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
@@ -38,7 +46,7 @@ $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
 
 # The backend's own tests. With BACKEND=cuda they build with nvcc and run on the GPU: the
 # tests whose results must equal the GPU's run there, the deliberately wrong kernels skip.
-CPU_TEST_DIR = $(BUILD)/cpu/test-$(BACKEND)$(if $(filter 1,$(SANITIZE)),-asan)
+CPU_TEST_DIR = $(BUILD)/cpu/test-$(BACKEND)$(if $(filter 1,$(RACECHECK)),-tsan,$(if $(filter 1,$(SANITIZE)),-asan))
 CPU_TEST = $(CPU_TEST_DIR)/test_cpu_backend
 ifeq ($(BACKEND),cuda)
 CPU_TEST_CU = $(NVCC) $(ARCH_FLAGS) $(CUFLAGS_COMMON)

@@ -4,8 +4,8 @@
 //                                      [&](auto... a) { k(a...); })(args)
 //   extern __shared__ T s[];      ->  T *s = (T *)::cucc::dynamic_smem;   (a #define at file scope)
 //   volatile T *p                 ->  ::cucc::vptr<T> p   (warp-synchronous lockstep, see README)
-//   __shared__ T s[N];            ->  the same, then: static thread_local ::cucc::Poison
-//                                     cucc_poison_s(&s, sizeof s);   (poisoned before each block)
+//   __shared__ T s[N];            ->  the same, then: CUCC_SHARED(s);  (cuda_runtime.h: registered
+//                                     with the worker, poisoned before each block)
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -179,8 +179,7 @@ static void shared_decl()
         return;
     std::string name = decl.substr(a, n - a);
     poison_at = end;
-    poison = " static thread_local ::cucc::Poison cucc_poison_" + name + "(&" + name + ", sizeof " +
-             name + ");";
+    poison = " CUCC_SHARED(" + name + ");";
 }
 
 // volatile T *  (T: words, ::, template arguments) -> ::cucc::vptr<T>

@@ -25,6 +25,59 @@
 
 namespace bctx = boost::context;
 
+// ---------------------------------------------------------------------------------------------
+// The race checker (cucc --racecheck): kernels built with ThreadSanitizer, each CUDA thread a
+// TSan fiber, switched without synchronising; the runtime itself is not instrumented, so that
+// only the kernels' accesses count, and it adds the orderings CUDA gives (hb_release and
+// hb_acquire on a token). Nothing of it in the other builds.
+#ifdef CUDA_CPU_RACECHECK
+#include <sanitizer/tsan_interface.h>
+extern "C" {
+void __tsan_java_alloc(unsigned long ptr, unsigned long size);
+void __tsan_java_free(unsigned long ptr, unsigned long size);
+void AnnotateIgnoreWritesBegin(const char *file, int line);
+void AnnotateIgnoreWritesEnd(const char *file, int line);
+void __tsan_func_entry(void *call_pc);
+void __tsan_func_exit(void);
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+int __tsan_get_report_mop(void *report, unsigned long idx, int *tid, void **addr, int *size,
+                          int *write, int *atomic, void **trace, unsigned long trace_size);
+int __tsan_get_report_loc(void *report, unsigned long idx, const char **type, void **addr,
+                          unsigned long *start, unsigned long *size, int *tid, int *fd,
+                          int *suppressable, void **trace, unsigned long trace_size);
+}
+static const int kIdentities = 2; // TSan identities per thread slot: neighbouring blocks differ
+// The runtime's own work, when a kernel calls it: not the kernel's accesses (the library
+// functions it calls, memset and friends, are seen by TSan all the same).
+struct Unseen {
+    Unseen() { __tsan_ignore_thread_begin(); }
+    ~Unseen() { __tsan_ignore_thread_end(); }
+};
+// Races between atomics and plain accesses are not reported: CUDA's own CAS loops read the
+// word plainly first. Each launch reports its races, even those an earlier launch had.
+extern "C" const char *__tsan_default_options()
+{
+    return "report_atomic_races=0:suppress_equal_stacks=0:suppress_equal_addresses=0";
+}
+static void hb_release(const volatile void *token)
+{
+    __tsan_release(const_cast<void *>(token));
+}
+static void hb_acquire(const volatile void *token)
+{
+    __tsan_acquire(const_cast<void *>(token));
+}
+#else
+static const int kIdentities = 1;
+struct Unseen {
+    Unseen() {} // user-provided: no unused-variable warning where it does nothing
+};
+static void hb_release(const volatile void *) {}
+static void hb_acquire(const volatile void *) {}
+#endif
+enum Token { BLOCK_START, BARRIER, WARPS }; // a block's tokens: WARPS + w for warp w
+
 __thread uint3 threadIdx, blockIdx;
 __thread dim3 blockDim, gridDim;
 
@@ -121,6 +174,8 @@ struct Job {
     bool strict;
     std::atomic<unsigned long long> next{0};
     std::atomic<bool> failed{false}, warned{false};
+    std::atomic<int> races{0}; // race checker: reports in this launch
+    char start, end;           // race checker: the launch's tokens, host -> blocks -> host
 };
 
 struct Worker;
@@ -134,6 +189,7 @@ struct Thread { // one CUDA thread of the running block
     unsigned long long val, res;
     const char *file;
     int line;
+    bool fenced; // race checker: a __threadfence since its last atomic
 };
 
 struct Fiber { // a stack with a context: it runs fresh threads one after another until one blocks
@@ -143,6 +199,7 @@ struct Fiber { // a stack with a context: it runs fresh threads one after anothe
     const char *stack;
     size_t size;
     void *fake; // ASan's fake stack while switched out
+    void *tsan; // the race checker's fiber: who TSan thinks runs here
 };
 
 struct Warp {
@@ -155,7 +212,7 @@ struct Warp {
 struct Worker {
     Fiber sched{}; // the scheduler: the worker thread's own stack
     Thread threads[kMaxThreads];
-    Fiber fibers[kMaxThreads];
+    Fiber fibers[kMaxThreads * kIdentities];
     int made = 0; // fibers with a stack
     std::vector<Fiber *> free;
     char *stacks = nullptr;
@@ -169,8 +226,14 @@ struct Worker {
     unsigned char *smem = nullptr;
     size_t smem_size = 0;
     bool failed = false;
-    std::vector<std::pair<void *, size_t>>
-        shared; // static __shared__ variables seen on this worker
+    struct Shared {
+        void *p;
+        size_t size;
+        const char *name;
+    };
+    std::vector<Shared> shared; // static __shared__ variables seen on this worker
+    unsigned long long seq = 0; // blocks run
+    char *tokens = nullptr;     // race checker, per block: [0] its start, [1] barriers, [2+] warps
 };
 
 static __thread Thread *cur;    // the running CUDA thread; null in host code
@@ -182,6 +245,9 @@ static inline __attribute__((always_inline)) void switch_to(Fiber *from, Fiber *
 {
     if (to != from) {
         leaving = from;
+#ifdef CUDA_CPU_RACECHECK
+        __tsan_switch_to_fiber(to->tsan, __tsan_switch_to_fiber_no_sync);
+#endif
 #ifdef __SANITIZE_ADDRESS__
         __sanitizer_start_switch_fiber(&from->fake, to->stack, to->size);
 #endif
@@ -203,12 +269,72 @@ static Fiber *pick(Worker *w)
     if (w->failed || w->head == w->tail)
         return &w->sched;
     Thread *t = w->queue[w->head++ % kMaxThreads];
-    if (!t->fiber) {
+    if (!t->fiber && kIdentities > 1) { // a fiber (stack, TSan identity) of its own
+        t->fiber = &w->fibers[w->seq % kIdentities * w->n + t->id];
+        t->fiber->t = t;
+    } else if (!t->fiber) {
         t->fiber = w->free.back();
         w->free.pop_back();
         t->fiber->t = t;
     }
     return t->fiber;
+}
+
+// The race checker names a CUDA thread by a frame it pushes on TSan's stack, at an address
+// that encodes its block and thread: reports then tell both accesses' threads apart.
+#ifdef CUDA_CPU_RACECHECK
+static const unsigned long long kFakeFrames = 1ull << 44;
+static void *thread_frame(unsigned long long block, int thread)
+{
+    return (void *)(kFakeFrames + ((block << 10 | (unsigned long long)thread) << 4));
+}
+#endif
+
+static void block_release(Worker *w, int token)
+{
+#ifdef CUDA_CPU_RACECHECK
+    hb_release(&w->tokens[token]);
+#else
+    (void)w, (void)token;
+#endif
+}
+
+static void block_acquire(Worker *w, int token)
+{
+#ifdef CUDA_CPU_RACECHECK
+    hb_acquire(&w->tokens[token]);
+#else
+    (void)w, (void)token;
+#endif
+}
+
+// A CUDA thread starts on fiber f: it sees what the block's start saw (the launch, the
+// poisoned shared memory), and nothing of the blocks before. False: the launch has raced
+// already, and stops here (each further report costs TSan many milliseconds).
+static bool thread_begins(Thread *t)
+{
+    t->fenced = false;
+#ifdef CUDA_CPU_RACECHECK
+    if (t->w->job->races) {
+        t->w->failed = true;
+        return false;
+    }
+    block_acquire(t->w, BLOCK_START);
+    unsigned long long b =
+        blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    __tsan_func_entry(thread_frame(b, t->id));
+#endif
+    return true;
+}
+
+static void thread_ends(Thread *t)
+{
+#ifdef CUDA_CPU_RACECHECK
+    __tsan_func_exit();
+    hb_release(&t->w->job->end);
+#else
+    (void)t;
+#endif
 }
 
 static void exit_thread(Fiber *f);
@@ -221,7 +347,10 @@ static bctx::fiber fiber_main(Fiber *f, bctx::fiber &&back)
     cur = f->t;
     threadIdx = cur->tid;
     for (;;) {
-        f->w->job->k.invoke(f->w->job->k.fn, f->w->job->k.args);
+        if (thread_begins(f->t)) {
+            f->w->job->k.invoke(f->w->job->k.fn, f->w->job->k.args);
+            thread_ends(f->t);
+        }
         exit_thread(f); // returns with the next thread to run on this fiber
     }
 }
@@ -243,6 +372,11 @@ static void make_fiber(Fiber *f)
     new (&f->ctx)
         bctx::fiber(std::allocator_arg, bctx::preallocated(sc.sp, sc.size, sc), OwnStack(),
                     [f](bctx::fiber &&back) { return fiber_main(f, std::move(back)); });
+#ifdef CUDA_CPU_RACECHECK
+    if (f->tsan) // abandoned inside a kernel: a fresh identity, with an empty stack
+        __tsan_destroy_fiber(f->tsan);
+    f->tsan = __tsan_create_fiber(0);
+#endif
 }
 
 static Warp &warp_of(Thread *t)
@@ -380,10 +514,18 @@ static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr)
     }
 }
 
-// Block the running thread, let others run; back when it is released.
+// Block the running thread, let others run; back when it is released. Its callers hold an
+// Unseen, which the race checker ends while switched out: a fiber abandoned here (its block
+// failed) is destroyed without one.
 static inline __attribute__((always_inline)) void wait(Thread *t)
 {
+#ifdef CUDA_CPU_RACECHECK
+    __tsan_ignore_thread_end();
     switch_to(t->fiber, pick(t->w));
+    __tsan_ignore_thread_begin();
+#else
+    switch_to(t->fiber, pick(t->w));
+#endif
 }
 
 static void exit_thread(Fiber *f)
@@ -395,15 +537,16 @@ static void exit_thread(Fiber *f)
     w->live--;
     check_warp(w, warp_of(t), t->id >> 5);
     Thread *next = w->head != w->tail ? w->queue[w->head % kMaxThreads] : nullptr;
-    if (!w->failed && next && !next->fiber) { // a fresh thread: run it right here, no switch
+    if (!w->failed && next && !next->fiber && kIdentities == 1) { // a fresh thread: run it here
         w->head++;
         next->fiber = f;
         f->t = cur = next;
         threadIdx = next->tid;
-        return;
+        return; // fiber_main starts it
     }
     f->t = nullptr;
-    w->free.push_back(f);
+    if (kIdentities == 1)
+        w->free.push_back(f);
     switch_to(f, pick(w));
 }
 
@@ -556,16 +699,56 @@ static void release_barrier(Worker *w)
     wake_all(w, BAR);
 }
 
+// Shared memory as a block finds it: the poison pattern; for the race checker, memory that
+// no thread has touched yet (what the blocks before did there is forgotten).
+static void poison_shared(Worker *w, void *p, size_t size)
+{
+    (void)w;
+#ifdef CUDA_CPU_RACECHECK
+    // TSan has no call to forget a range's history; its Java interface's free and alloc do it
+    // (whole 8-byte cells: a neighbour's history may go too, never a race of this block's)
+    unsigned long a = (unsigned long)p & ~7ul, e = ((unsigned long)p + size + 7) & ~7ul;
+    if (e > a) {
+        __tsan_java_free(a, e - a);
+        __tsan_java_alloc(a, e - a);
+    }
+    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+#endif
+    if (size)
+        memset(p, kPoison, size);
+#ifdef CUDA_CPU_RACECHECK
+    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+#endif
+}
+
+// A thread left inside its failed block: what it did happens before the launch's end, as if
+// it had finished (the race checker acts as its fiber for that).
+static void abandoned(Worker *w, Fiber *f)
+{
+#ifdef CUDA_CPU_RACECHECK
+    __tsan_switch_to_fiber(f->tsan, __tsan_switch_to_fiber_no_sync);
+    hb_release(&w->job->end);
+    __tsan_switch_to_fiber(w->sched.tsan, __tsan_switch_to_fiber_no_sync);
+#else
+    (void)w, (void)f;
+#endif
+}
+
 static bool run_block(Worker *w, unsigned long long b)
 {
     const Job &j = *w->job;
     blockIdx = {(unsigned)(b % j.grid.x), (unsigned)(b / j.grid.x % j.grid.y),
                 (unsigned)(b / j.grid.x / j.grid.y)};
-    if (j.smem)
-        memset(w->smem, kPoison, j.smem);
+    poison_shared(w, w->smem, j.smem);
     for (auto &s : w->shared)
-        memset(s.first, kPoison, s.second);
+        poison_shared(w, s.p, s.size);
     dynamic_smem = w->smem;
+    w->seq++;
+#ifdef CUDA_CPU_RACECHECK
+    free(w->tokens); // fresh tokens: no order passes from one block to the next
+    w->tokens = (char *)malloc(WARPS + kMaxThreads / 32);
+#endif
+    block_release(w, BLOCK_START);
     w->live = w->n, w->atbar = 0, w->phase = 0, w->failed = false;
     for (int i = 0; i < (w->n + 31) / 32; i++) {
         Warp &wp = w->warps[i];
@@ -595,8 +778,10 @@ static bool run_block(Worker *w, unsigned long long b)
     w->free.clear();
     for (int i = 0; i < w->made; i++) {
         Fiber *f = &w->fibers[i];
-        if (f->t)
+        if (f->t) {
+            abandoned(w, f);
             make_fiber(f), f->t = nullptr;
+        }
         w->free.push_back(f);
     }
     return false;
@@ -608,7 +793,7 @@ static void prepare(Worker *w, Job &j)
     w->job = &j;
     w->n = (int)(j.block.x * j.block.y * j.block.z);
     if (!w->stacks) {
-        size_t size = (kStack + kGuard) * kMaxThreads;
+        size_t size = (kStack + kGuard) * kMaxThreads * kIdentities;
         w->stacks = (char *)mmap(nullptr, size, PROT_READ | PROT_WRITE,
                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (w->stacks == MAP_FAILED)
@@ -620,10 +805,13 @@ static void prepare(Worker *w, Job &j)
         pthread_attr_destroy(&attr);
         w->sched.stack = (const char *)addr;
         w->sched.w = w;
+#ifdef CUDA_CPU_RACECHECK
+        w->sched.tsan = __tsan_get_current_fiber();
+#endif
         for (int i = 0; i < kMaxThreads; i++)
             w->threads[i].w = w, w->threads[i].id = i;
     }
-    for (; w->made < w->n;
+    for (; w->made < w->n * kIdentities;
          w->made++) { // a guard page below each stack turns an overflow into a crash
         Fiber *f = &w->fibers[w->made];
         f->w = w;
@@ -666,9 +854,11 @@ static unsigned long long block_of(const Job &j, unsigned long long k)
 
 static void work(Job &j)
 {
+    Unseen unseen;
     static thread_local Worker *w =
         new Worker; // kept for the life of the thread: fibers are reused
     prepare(w, j);
+    hb_acquire(&j.start);
     for (unsigned long long k; !j.failed && (k = j.next++) < j.nblocks;)
         if (!run_block(w, block_of(j, k)))
             j.failed = true;
@@ -776,14 +966,23 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
         fail(cudaErrorInvalidValue);
         return;
     }
-    run(j, workers());
-    if (j.failed)
+    hb_release(&j.start);
+    {
+        Unseen unseen; // the scheduler's work on this thread (worker 0)
+        run(j, workers());
+    }
+    hb_acquire(&j.end);
+    if (j.races > 1)
+        fprintf(stderr, "cuda-cpu: %d more races in kernel %s (launched at %s:%d)\n", j.races - 1,
+                k.name, k.file, k.line);
+    if (j.failed || j.races)
         async_error = fail(cudaErrorLaunchFailure);
 }
 
 // ---- what device code calls
 int barrier(BarrierOp op, int pred, const char *file, int line)
 {
+    Unseen unseen;
     Thread *t = cur;
     if (!t)
         return pred != 0; // host code: a block of one
@@ -792,7 +991,9 @@ int barrier(BarrierOp op, int pred, const char *file, int line)
     t->w->atbar++;
     if (warp_of(t).coll | warp_of(t).step)
         check_warp(t->w, warp_of(t), t->id >> 5);
+    block_release(t->w, BARRIER); // all before the barrier happens before all after it
     wait(t);
+    block_acquire(t->w, BARRIER);
     return (int)t->res;
 }
 
@@ -818,6 +1019,7 @@ static void missing_lanes(Thread *t, unsigned lanes)
 unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long v, int arg, int width,
                            const char *file, int line)
 {
+    Unseen unseen;
     Thread *t = cur;
     if (!t)
         return op == BALLOT || op == ALL || op == ANY || op == MATCH_ANY ? v != 0 || op == MATCH_ANY
@@ -833,7 +1035,9 @@ unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long v, int a
     wp.mixed |= wp.mask != mask;
     wp.coll |= bit_of(t);
     check_warp(t->w, wp, t->id >> 5, t);
+    block_release(t->w, WARPS + (t->id >> 5)); // the lanes of the mask meet here
     wait(t);
+    block_acquire(t->w, WARPS + (t->id >> 5));
     return t->res;
 }
 
@@ -859,6 +1063,7 @@ static bool races(Thread *t, const volatile void *p, bool write)
 
 unsigned lockstep(const volatile void *p, bool write, const char *file, int line)
 {
+    Unseen unseen;
     Thread *t = cur;
     if (!t)
         return 1;
@@ -872,16 +1077,145 @@ unsigned lockstep(const volatile void *p, bool write, const char *file, int line
     return (unsigned)t->res;
 }
 
-Poison::Poison(const volatile void *p, size_t size)
+Poison::Poison(const volatile void *p, size_t size, const char *name)
 {
     void *q = const_cast<void *>(p);
     if (cur)
-        cur->w->shared.emplace_back(q, size);
+        cur->w->shared.push_back({q, size, name});
     memset(q, kPoison, size);
 }
 
+void shared_variable(const volatile void *p, size_t size, const char *name)
+{
+    Unseen unseen;
+    Thread *t = cur;
+    if (!t)
+        return;
+    for (const auto &s : t->w->shared)
+        if (s.p == p)
+            return;
+    t->w->shared.push_back({const_cast<void *>(p), size, name});
+    poison_shared(t->w, const_cast<void *>(p), size);
+}
+
+void atomic_seen(const volatile void *p)
+{
+    Unseen unseen;
+    Thread *t = cur;
+    if (!t)
+        return;
+    if (t->fenced) // fence, then atomic: what the thread wrote is published through p
+        hb_release(p), t->fenced = false;
+    hb_acquire(p); // the reader's side needs no fence: CUDA's threadfence reduction has none
+}
+
+void fence()
+{
+    if (cur)
+        cur->fenced = true;
+}
+
+#ifdef CUDA_CPU_RACECHECK
+// ---- the race checker's report: one line in the backend's words, before TSan's own
+static bool is_thread_frame(void *pc) // thread_frame's range (programs and libraries: above)
+{
+    unsigned long long v = (unsigned long long)pc;
+    return v >= kFakeFrames - 16 && v < kFakeFrames + (1ull << 42);
+}
+
+static std::string source_line(void **trace, int frames)
+{
+    char buf[512];
+    for (int i = 0; i < frames && trace[i]; i++) { // the first frame in the program's code
+        if (is_thread_frame(trace[i]))
+            break;
+        __sanitizer_symbolize_pc(trace[i], "%s:%l", buf, sizeof buf);
+        if (!strstr(buf, "common/cpu/") && !strstr(buf, "common/gpu.cu") &&
+            !strstr(buf, "libsanitizer") && strstr(buf, ":"))
+            return buf;
+    }
+    return "an unknown line";
+}
+
+static std::string which_thread(void **trace, int frames, const Job &j)
+{
+    for (int i = 0; i < frames && trace[i]; i++) {
+        if (!is_thread_frame(trace[i]))
+            continue;
+        unsigned long long k = ((unsigned long long)trace[i] - kFakeFrames + 8) >> 4, b = k >> 10;
+        unsigned id = (unsigned)(k & 1023);
+        char s[128];
+        snprintf(s, sizeof s, "thread (%u,%u,%u) of block (%llu,%llu,%llu)", id % j.block.x,
+                 id / j.block.x % j.block.y, id / j.block.x / j.block.y, b % j.grid.x,
+                 b / j.grid.x % j.grid.y, b / j.grid.x / j.grid.y);
+        return s;
+    }
+    return "a thread whose history is lost";
+}
+
+static std::string what_memory(Worker *w, void *report, void *addr)
+{
+    const char *type = "";
+    void *trace[32] = {}, *a;
+    unsigned long start = 0, size = 0;
+    int tid, fd, suppressable;
+    char *p = (char *)addr;
+    if (w->smem && p >= (char *)w->smem && p < (char *)w->smem + w->smem_size)
+        return "dynamic shared memory (extern __shared__), byte " +
+               std::to_string(p - (char *)w->smem);
+    for (const auto &s : w->shared)
+        if (p >= (char *)s.p && p < (char *)s.p + s.size)
+            return std::string("__shared__ ") + s.name + ", byte " +
+                   std::to_string(p - (char *)s.p);
+    if (__tsan_get_report_loc(report, 0, &type, &a, &start, &size, &tid, &fd, &suppressable, trace,
+                              32) &&
+        !strcmp(type, "heap"))
+        return "a buffer of " + std::to_string(size) + " bytes allocated at " +
+               source_line(trace, 32) + ", byte " + std::to_string(p - (char *)start);
+    return std::string("memory (") + type + ")";
+}
+} // namespace cucc
+
+// TSan calls this for each report, before printing it: a race in a kernel is told in the
+// backend's words instead (the first of each launch; launch() counts the rest) and fails the
+// launch. Races outside kernels get TSan's own report.
+namespace __tsan {
+struct ReportDesc;
+bool OnReport(const ReportDesc *rep, bool suppressed)
+{
+    using namespace cucc;
+    Thread *t = cur;
+    void *report = (void *)rep, *now[32] = {}, *before[32] = {}, *addr, *addr2;
+    int tid, size, size2, write, write2, atomic;
+    if (suppressed || !t ||
+        !__tsan_get_report_mop(report, 0, &tid, &addr, &size, &write, &atomic, now, 32))
+        return suppressed;
+    Job &j = *t->w->job;
+    if (j.races++)
+        return true;
+    std::string earlier = "and before that, ";
+    if (__tsan_get_report_mop(report, 1, &tid, &addr2, &size2, &write2, &atomic, before, 32))
+        earlier += which_thread(before, 32, j) + (write2 ? " wrote there" : " read there") +
+                   " at " + source_line(before, 32);
+    else
+        earlier += "another thread touched it";
+    fprintf(stderr,
+            "cuda-cpu: race in kernel %s (launched at %s:%d): %s %s %d bytes at %s, %s, with "
+            "nothing between that orders them (a barrier, a warp's sync, a fence with an atomic); "
+            "the memory: %s\n",
+            j.k.name, j.k.file, j.k.line, which_thread(now, 32, j).c_str(),
+            write ? "writes" : "reads", size, source_line(now, 32).c_str(), earlier.c_str(),
+            what_memory(t->w, report, addr).c_str());
+    return true;
+}
+} // namespace __tsan
+
+namespace cucc {
+#endif
+
 void yield()
 {
+    Unseen unseen;
     Thread *t = cur;
     if (!t)
         return;

@@ -21,7 +21,11 @@ BUILD := build
 # On the CPU backend, AddressSanitizer and UBSan by default: a memory bug in a kernel is
 # reported at its line, not as a glibc abort somewhere later. SANITIZE=0 turns them off.
 SANITIZE := $(or $(SANITIZE),$(if $(filter cpu,$(BACKEND)),1,0))
-B := $(BUILD)/$(BACKEND)$(if $(filter 1,$(SANITIZE)),-asan)
+# RACECHECK=1: the CPU backend's race checker (ThreadSanitizer, which excludes ASan).
+ifeq ($(RACECHECK),1)
+override SANITIZE := 0
+endif
+B := $(BUILD)/$(BACKEND)$(if $(filter 1,$(RACECHECK)),-tsan,$(if $(filter 1,$(SANITIZE)),-asan))
 # Quiet: a line per lab and step; V=1 shows every command and all that the tests print.
 Q := $(if $(V),,@)
 # Seconds a test may take in `make labNN test` (T=NAME runs that test alone), as in grading.
@@ -46,7 +50,8 @@ WERROR := $(CI)
 # what includes it.
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
 CFLAGS := -std=c11 -O2 -g $(WARN) $(if $(WERROR),-Werror) -D_POSIX_C_SOURCE=200809L \
-          $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
+          $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer) \
+          $(if $(filter 1,$(RACECHECK)),-fsanitize=thread)
 CUFLAGS_COMMON := -std=c++17 -O3 -g -Xcompiler $(subst $() ,$(comma),$(WARN))
 # The exercises a student writes (labs/.skeletons, made by make skeletons, lists them, in
 # the student's copy too): while their TODOs are open, unused variables and parameters,

@@ -47,11 +47,11 @@ FAULTS = {
     # add_one_block steps by blockIdx.x, 0 in its one block: test one_block hangs
     "hang/lab01-vector-add/vector_add.cu": [
         ("i < n; i += blockDim.x)", "i < n; i += blockIdx.x)")],
-    # the 2D launcher writes through a count used as an address (SIGSEGV), the float4
+    # the 2D launcher writes through a count used as an (aligned) address (SIGSEGV), the float4
     # launcher calls abort(): tests grid_2d and grid_stride_float4 crash
     "crash/labs/lab01-vector-add/vector_add.cu": [
         ("        dim3 grid2(1, 1);\n",
-         "        dim3 grid2(1, 1);\n        *(int *)(size_t)blocks = 0;\n"),
+         "        dim3 grid2(1, 1);\n        *(int *)(size_t)(64 * blocks) = 0;\n"),
         ("    case ADD_GRID_STRIDE_FLOAT4:\n", "    case ADD_GRID_STRIDE_FLOAT4:\n        abort();\n")],
 }
 

@@ -95,8 +95,16 @@ void yield();
 extern __thread unsigned char *dynamic_smem;
 /* Registers a static __shared__ variable of the running worker, poisoned before each block. */
 struct Poison {
-    Poison(const volatile void *p, size_t size);
+    Poison(const volatile void *p, size_t size, const char *name);
 };
+/* The same for the race checker, called each time a thread passes the declaration: a static
+   object's guard, written by one fiber and read by the others, would look like a race. */
+void shared_variable(const volatile void *p, size_t size, const char *name);
+/* The race checker's view of atomics and fences (cucc --racecheck): an atomic after a
+   __threadfence publishes what the thread wrote before it, to the threads whose atomics on
+   the same word come later. An atomic without the fence publishes nothing. */
+void atomic_seen(const volatile void *p);
+void fence();
 
 template <class T>
 unsigned long long bits(T v)
@@ -343,6 +351,17 @@ static inline unsigned __activemask(CUDA_CPU_AT)
 }
 #undef CUDA_CPU_AT
 
+/* What cucc-rewrite puts after a function's `__shared__ T name[..];`: the variable is
+   registered with the worker, and poisoned before each block. */
+#ifdef __SANITIZE_THREAD__
+#define CUCC_SHARED(name) ::cucc::shared_variable(&name, sizeof name, #name)
+#define CUDA_CPU_ATOMIC_HOOK(p) ::cucc::atomic_seen(p)
+#else
+#define CUCC_SHARED(name) \
+    static thread_local ::cucc::Poison cucc_poison_##name(&name, sizeof name, #name)
+#define CUDA_CPU_ATOMIC_HOOK(p) ((void)0)
+#endif
+
 /* Atomics: real ones, as blocks may run on several workers (CUDA_CPU_WORKERS). CAS and Exch
    also let the other threads run, so that a spin lock inside a block makes progress. */
 namespace cucc {
@@ -350,6 +369,7 @@ template <class T, class F>
 T atomic_update(T *p, F f)
 {
     T old, next;
+    CUDA_CPU_ATOMIC_HOOK(p);
     __atomic_load(p, &old, __ATOMIC_RELAXED);
     do
         next = f(old);
@@ -365,28 +385,34 @@ T atomic_update(T *p, F f)
 #define CUDA_CPU_ATOMIC_INT(T)                                                              \
     static inline T atomicAdd(T *p, T v)                                                    \
     {                                                                                       \
+        CUDA_CPU_ATOMIC_HOOK(p);                                                            \
         return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                                  \
     }                                                                                       \
     static inline T atomicAnd(T *p, T v)                                                    \
     {                                                                                       \
+        CUDA_CPU_ATOMIC_HOOK(p);                                                            \
         return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                                  \
     }                                                                                       \
     static inline T atomicOr(T *p, T v)                                                     \
     {                                                                                       \
+        CUDA_CPU_ATOMIC_HOOK(p);                                                            \
         return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);                                   \
     }                                                                                       \
     static inline T atomicXor(T *p, T v)                                                    \
     {                                                                                       \
+        CUDA_CPU_ATOMIC_HOOK(p);                                                            \
         return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                                  \
     }                                                                                       \
     static inline T atomicExch(T *p, T v)                                                   \
     {                                                                                       \
+        CUDA_CPU_ATOMIC_HOOK(p);                                                            \
         T o = __atomic_exchange_n(p, v, __ATOMIC_RELAXED);                                  \
         cucc::yield();                                                                      \
         return o;                                                                           \
     }                                                                                       \
     static inline T atomicCAS(T *p, T cmp, T v)                                             \
     {                                                                                       \
+        CUDA_CPU_ATOMIC_HOOK(p);                                                            \
         __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
         cucc::yield();                                                                      \
         return cmp;                                                                         \
@@ -400,10 +426,12 @@ CUDA_CPU_ATOMIC(atomicMin, long long, o < v ? o : v)
 CUDA_CPU_ATOMIC(atomicMax, long long, o > v ? o : v)
 static inline int atomicSub(int *p, int v)
 {
+    CUDA_CPU_ATOMIC_HOOK(p);
     return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);
 }
 static inline unsigned atomicSub(unsigned *p, unsigned v)
 {
+    CUDA_CPU_ATOMIC_HOOK(p);
     return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);
 }
 CUDA_CPU_ATOMIC(atomicInc, unsigned, o >= v ? 0 : o + 1)
@@ -413,6 +441,7 @@ CUDA_CPU_ATOMIC(atomicAdd, double, o + v)
 static inline float atomicExch(float *p, float v)
 {
     float o;
+    CUDA_CPU_ATOMIC_HOOK(p);
     __atomic_exchange(p, &v, &o, __ATOMIC_RELAXED);
     cucc::yield();
     return o;
@@ -444,15 +473,19 @@ CUDA_CPU_SCOPED(atomicXor);
 #undef CUDA_CPU_SCOPED
 static inline void __threadfence()
 {
+#ifdef __SANITIZE_THREAD__
+    cucc::fence(); /* TSan has no fences: the runtime says what this one orders */
+#else
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }
 static inline void __threadfence_block()
 {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __threadfence();
 }
 static inline void __threadfence_system()
 {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __threadfence();
 }
 
 /* Math and intrinsics: the fast approximations are the exact functions here (glibc already
