@@ -14,6 +14,7 @@
 #   T=NAME             make labNN test: that test alone
 #   V=1                every command, and all that the tests print
 #   SANITIZE=0         the CPU backend without AddressSanitizer and UBSan (on by default)
+#   RACECHECK=1        the CPU backend's race checker (ThreadSanitizer) instead of ASan
 #   WERROR=1           warnings are errors (on in CI)
 #
 # The machinery is in common/mk/: config.mk (backend, compilers, flags), lab.mk (each lab's
@@ -47,4 +48,5 @@ help:
 	@echo "make dist | test-grader student tarball + Gradescope autograder | the grader's tests"
 	@echo "make clean"
 	@echo "variables: BACKEND=cuda|cpu (now $(BACKEND)), SOLUTION=1, ARCH=90|native,"
-	@echo "           ARGS=\"--n 1000\", T=NAME (one test), V=1 (verbose), SANITIZE=0, WERROR=1"
+	@echo "           ARGS=\"--n 1000\", T=NAME (one test), V=1 (verbose), SANITIZE=0,"
+	@echo "           RACECHECK=1 (the CPU backend's race checker), WERROR=1"

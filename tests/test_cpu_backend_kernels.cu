@@ -783,24 +783,27 @@ extern "C" int tk_total(int atomic, const int *in, int n, int *total)
     return (int)e;
 }
 
-/* The last block to finish sums the blocks' partial results (CUDA's threadfence reduction).
- * The fence makes a block's partial visible before its ticket is taken; without it, the last
- * block may read a partial still on its way. */
+/* The last block to finish sums the blocks' partial results (the threadfence reduction).
+ * fence & 1: the writer's fence, which makes a block's partial visible before its ticket is
+ * taken; fence & 2: the reader's, after the ticket, before the last block reads the
+ * partials. Without either, the last block may read a partial still on its way. */
 __device__ unsigned blocks_done;
 __global__ void last_block_sum(const int *in, int *partial, int *out, int fence)
 {
     __shared__ int last;
     if (threadIdx.x == 0) {
         partial[blockIdx.x] = in[blockIdx.x];
-        if (fence)
+        if (fence & 1)
             __threadfence();
         last = atomicInc(&blocks_done, gridDim.x - 1) == gridDim.x - 1;
     }
     __syncthreads();
     if (last && threadIdx.x == 0) {
         int s = 0;
+        if (fence & 2)
+            __threadfence();
         for (unsigned b = 0; b < gridDim.x; b++)
-            s += partial[b];
+            s += ((volatile int *)partial)[b];
         *out = s;
     }
 }

@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
@@ -232,8 +233,9 @@ struct Worker {
         const char *name;
     };
     std::vector<Shared> shared; // static __shared__ variables seen on this worker
-    unsigned long long seq = 0; // blocks run
-    char *tokens = nullptr;     // race checker, per block: [0] its start, [1] barriers, [2+] warps
+    std::unordered_set<const volatile void *> published; // race checker: atomics in this block
+    unsigned long long seq = 0;                          // blocks run
+    char *tokens = nullptr; // race checker, per block: [0] its start, [1] barriers, [2+] warps
 };
 
 static __thread Thread *cur;    // the running CUDA thread; null in host code
@@ -747,6 +749,7 @@ static bool run_block(Worker *w, unsigned long long b)
 #ifdef CUDA_CPU_RACECHECK
     free(w->tokens); // fresh tokens: no order passes from one block to the next
     w->tokens = (char *)malloc(WARPS + kMaxThreads / 32);
+    w->published.clear();
 #endif
     block_release(w, BLOCK_START);
     w->live = w->n, w->atbar = 0, w->phase = 0, w->failed = false;
@@ -1106,13 +1109,18 @@ void atomic_seen(const volatile void *p)
         return;
     if (t->fenced) // fence, then atomic: what the thread wrote is published through p
         hb_release(p), t->fenced = false;
-    hb_acquire(p); // the reader's side needs no fence: CUDA's threadfence reduction has none
+    t->w->published.insert(p);
 }
 
 void fence()
 {
-    if (cur)
-        cur->fenced = true;
+    Unseen unseen;
+    Thread *t = cur;
+    if (!t)
+        return;
+    for (const volatile void *p : t->w->published) // atomic, then fence: take in what came
+        hb_acquire(p);
+    t->fenced = true;
 }
 
 #ifdef CUDA_CPU_RACECHECK
@@ -1125,14 +1133,18 @@ static bool is_thread_frame(void *pc) // thread_frame's range (programs and libr
 
 static std::string source_line(void **trace, int frames)
 {
-    char buf[512];
+    char buf[1024];
     for (int i = 0; i < frames && trace[i]; i++) { // the first frame in the program's code
         if (is_thread_frame(trace[i]))
             break;
-        __sanitizer_symbolize_pc(trace[i], "%s:%l", buf, sizeof buf);
-        if (!strstr(buf, "common/cpu/") && !strstr(buf, "common/gpu.cu") &&
-            !strstr(buf, "libsanitizer") && strstr(buf, ":"))
-            return buf;
+        __sanitizer_symbolize_pc(trace[i], "%s:%l", buf, sizeof buf - 1);
+        buf[sizeof buf - 1] = 0;
+        // one frame per function inlined at that address, innermost first, each ended by a
+        // 0 and the last by two
+        for (char *f = buf; *f && f < buf + sizeof buf - 1; f += strlen(f) + 1)
+            if (!strstr(f, "common/cpu/") && !strstr(f, "common/gpu.cu") &&
+                !strstr(f, "libsanitizer") && strstr(f, ":"))
+                return f;
     }
     return "an unknown line";
 }

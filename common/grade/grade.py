@@ -5,7 +5,9 @@ For each lab it builds the student's exercise files with our tests, headers and 
 (in a scratch copy of this tree, so a submission cannot change what it is graded by), runs
 every test in a process of its own under a time limit (a crash or a hang costs only the
 tests it touches), reads cmocka's JUnit XML, and scores each test from the lab's points
-file. Output: DIR/results.json in Gradescope's format, DIR/labNN.xml (JUnit) per lab and a
+file. On the CPU backend the tests run in strict mode (a barrier or a warp mask that leaves
+out threads is an error), and each test that passes runs again under the race checker
+(RACECHECK=1), where a race costs it. Output: DIR/results.json in Gradescope's format, DIR/labNN.xml (JUnit) per lab and a
 table on stdout. The JSON is written whatever happens, so a grading runner always gets one.
 
 Python 3.9 or later, standard library only: graders run on bare Debian/Ubuntu images.
@@ -301,13 +303,16 @@ def read_junit(path, name):
     return None
 
 
-def run_test(binary, name, tree, timeout, workdir):
+def run_test(binary, name, tree, timeout, workdir, backend="cpu"):
     """One test in a process of its own. Returns a dict: status (passed, failed, skipped,
-    crashed, timeout), why (one line), output (the process's own output), secs."""
+    crashed, timeout), why (one line), output (the process's own output), secs. On the CPU
+    backend in strict mode: a barrier or a mask that leaves out threads is an error."""
     writable(workdir)
     xml_path = os.path.join(workdir, "cmocka.xml")  # fresh: cmocka will not overwrite one
     log_path = os.path.join(workdir, "output.txt")
     env = clean_env({"CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path})
+    if backend == "cpu":
+        env["CUDA_CPU_STRICT"] = "1"
     rc, timed_out, secs = run_limited([binary, name], tree, env, timeout, log_path)
     output = tail(log_path).replace(tree + os.sep, "")
     found = None if timed_out else read_junit(xml_path, name)
@@ -346,17 +351,26 @@ def sanitized(args):
     return "SANITIZE=1" in args.make_var
 
 
-def build_dir(args, labdir):
+def racechecked(args):
+    """Whether each test that passes runs again in the race checker's build (the CPU
+    backend's RACECHECK=1): a race that the plain build's answer hides (a lost update on a
+    total, a missing fence, blocks that overwrite each other's input) then costs the test."""
+    return args.backend == "cpu" and args.racecheck
+
+
+def build_dir(args, labdir, race=False):
     """Where the Makefile puts a lab's binaries (common/mk/config.mk's $(B))."""
-    return os.path.join("build", args.backend + ("-asan" if sanitized(args) else ""), "labs",
-                        labdir)
+    flavour = "-tsan" if race else "-asan" if sanitized(args) else ""
+    return os.path.join("build", args.backend + flavour, "labs", labdir)
 
 
-def make(args, tree, target, workdir):
+def make(args, tree, target, workdir, race=False):
     """Builds one target of the scratch tree through the Makefile. Returns (ok, log)."""
-    log_path = os.path.join(workdir, "build-%s.txt" % os.path.basename(target))
+    log_path = os.path.join(workdir, "build-%s%s.txt" % (os.path.basename(target),
+                                                         "-race" if race else ""))
     cmd = (["make", "--no-print-directory", "-j%d" % args.jobs, "BACKEND=" + args.backend,
-            "SOLUTION=", "SANITIZE=%d" % sanitized(args)] + args.make_var + [target])
+            "SOLUTION=", "SANITIZE=%d" % sanitized(args)] + args.make_var +
+           (["RACECHECK=1"] if race else []) + [target])
     timeout = args.build_timeout
     rc, timed_out, _ = run_limited(cmd, tree, clean_env(), timeout, log_path, untrusted=False)
     log = tail(log_path, 12000).replace(tree + os.sep, "")
@@ -430,6 +444,8 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
         "not submitted") else ""
     for suite, binary, sources, table, default_vis in suites:
         names = names_in_sources(sources)
+        race_binary = os.path.join(build_dir(args, labdir, race=True), os.path.basename(binary))
+        race_ok = False
         if broken:  # nothing to build, or the student's code already failed to
             ok, why = False, broken
         else:
@@ -438,6 +454,11 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
                                  compiler_message(log))
             if ok:
                 names = list_tests(os.path.join(tree, binary), tree, workdir) or names
+            if ok and racechecked(args):
+                race_ok, log = make(args, tree, race_binary, workdir, race=True)
+                if not race_ok:
+                    lab.notes.append("the race checker's build failed, so %s were not checked "
+                                     "for races:\n%s" % (suite, compiler_message(log)))
             if suite == "hidden":  # built: its source need not wait where the student's code runs
                 for source in sources:
                     os.remove(source)
@@ -454,6 +475,17 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
             results = run_suite(args, tree, os.path.join(tree, binary), chosen,
                                 start + budget, os.path.join(workdir, suite))
             budget -= time.monotonic() - start
+        if race_ok:
+            start = time.monotonic()
+            passed = [n for n in chosen if results.get(n, {}).get("status") == "passed"]
+            raced = run_suite(args, tree, os.path.join(tree, race_binary), passed,
+                              start + budget, os.path.join(workdir, suite + "-race"))
+            budget -= time.monotonic() - start
+            for name, result in raced.items():
+                if result["status"] != "passed":
+                    result["why"] = ("under the race checker (the CPU backend's RACECHECK=1), " +
+                                     result["why"])
+                    results[name] = result
         for name in chosen:
             pts, vis = table.get(name, (1.0, None))
             vis = vis or default_vis  # visible, or hidden for tests/hidden/
@@ -477,7 +509,7 @@ def run_suite(args, tree, binary, names, deadline, workdir):
                           "why": "not run: the lab's time limit of %.0f s ran out"
                                  % args.lab_timeout}
         result = run_test(binary, name, tree, min(args.test_timeout, left),
-                          os.path.join(workdir, "%02d-%s" % (i, name)))
+                          os.path.join(workdir, "%02d-%s" % (i, name)), args.backend)
         if result["status"] == "timeout" and left < args.test_timeout:
             result["why"] = ("stopped: the lab's time limit of %.0f s ran out while it ran"
                              % args.lab_timeout)
@@ -676,6 +708,9 @@ def parse_args(argv):
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--no-hidden", dest="hidden", action="store_false",
                     help="leave out tests/hidden/")
+    ap.add_argument("--no-racecheck", dest="racecheck", action="store_false",
+                    help="on the CPU backend, skip the second run of the passing tests under "
+                    "the race checker")
     ap.add_argument("--run-as", metavar="USER",
                     help="run the tests (the student's code) as this user (the grader is root)")
     ap.add_argument("--keep", action="store_true",
@@ -795,6 +830,9 @@ def grade_class(args):
             b = build_dir(args, labdir)
             for binary in ("test_lab" + num, "hidden_lab" + num):  # skeletons: fine if not
                 make(args, base, os.path.join(b, binary), base_dir)
+                if racechecked(args):
+                    make(args, base, os.path.join(build_dir(args, labdir, race=True), binary),
+                         base_dir, race=True)
         for name in students:
             results, stopped = grade_one(args, os.path.join(args.class_dir, name),
                                          os.path.join(args.out, name), base)

@@ -47,6 +47,10 @@ FAULTS = {
     # add_one_block steps by blockIdx.x, 0 in its one block: test one_block hangs
     "hang/lab01-vector-add/vector_add.cu": [
         ("i < n; i += blockDim.x)", "i < n; i += blockIdx.x)")],
+    # lab06: the global atomic baseline adds with a plain +=: the right sum on the CPU
+    # backend, where threads switch only at barriers; the race checker loses it that test
+    "race/reduction.cu": [
+        ("        atomicAdd(out, in[i]);", "        *out += in[i];")],
     # the 2D launcher writes through a count used as an (aligned) address (SIGSEGV), the float4
     # launcher calls abort(): tests grid_2d and grid_stride_float4 crash
     "crash/labs/lab01-vector-add/vector_add.cu": [
@@ -56,12 +60,14 @@ FAULTS = {
 }
 
 
+SOLUTIONS = {"vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction"}
+
+
 def make_fixtures():
-    with open(os.path.join(ROOT, "solutions", "lab01-vector-add", "vector_add.cu"),
-              encoding="utf-8") as f:
-        solution = f.read()
     for path, edits in FAULTS.items():
-        text = solution
+        name = os.path.basename(path)
+        with open(os.path.join(ROOT, "solutions", SOLUTIONS[name], name), encoding="utf-8") as f:
+            text = f.read()
         for old, new in edits:
             if old not in text:
                 raise SystemExit("test-grader: the solution changed, fix FAULTS: " + repr(old))
@@ -284,15 +290,20 @@ class Parts(unittest.TestCase):
 
 
 class GradingBase(unittest.TestCase):
-    """Grades one submission of lab01 once per class; the tests read its results."""
+    """Grades one submission of a lab (lab01 unless said) once per class; the tests read its
+    results. The race checker's second run only where a class is about it or about full
+    marks: it costs a build and a run."""
     args = ()
+    lab = "01"
+    racecheck = False
 
     @classmethod
     def setUpClass(cls):
         if not KERNELS_RUN:
             raise unittest.SkipTest(SKIP_WHY)
         cls.out = tempfile.mkdtemp(prefix="test-grader-")
-        cls.results, cls.stdout, cls.secs = run_grader(cls.out, "--lab", "01", *cls.args)
+        cls.results, cls.stdout, cls.secs = run_grader(
+            cls.out, "--lab", cls.lab, *(cls.args + (() if cls.racecheck else ("--no-racecheck",))))
         cls.tests = by_name(cls.results)
 
     @classmethod
@@ -358,6 +369,7 @@ class Skeletons(GradingBase):
 
 class Solutions(GradingBase):
     args = ("--solution",)
+    racecheck = True
 
     def test_full_marks(self):
         self.assertGreater(self.results["max_score"], 0)
@@ -423,6 +435,21 @@ class Crash(GradingBase):
     def test_signals_named(self):
         self.assertIn("Segmentation fault", self.tests["lab01 grid_2d"]["output"])
         self.assertIn("SIGABRT", self.tests["lab01 grid_stride_float4"]["output"])
+
+
+class Race(GradingBase):
+    """lab06 with a lost-update race on its total: right in the plain build, so only the
+    race checker's run takes the points of the two tests of that kernel, and says where."""
+    args = ("--student", os.path.join(FIXTURES, "race"), "--no-hidden")
+    lab = "06"
+    racecheck = True
+
+    def test_only_the_racing_test_loses(self):
+        if BACKEND != "cpu":
+            self.skipTest("the race checker is the CPU backend's")
+        self.assert_only_these_lose({"lab06 global_atomic", "lab06 atomic_odd_block_sizes"},
+                                    "race in kernel reduce_global_atomic")
+        self.assertIn("under the race checker", self.tests["lab06 global_atomic"]["output"])
 
 
 class Hang(GradingBase):

@@ -100,9 +100,10 @@ struct Poison {
 /* The same for the race checker, called each time a thread passes the declaration: a static
    object's guard, written by one fiber and read by the others, would look like a race. */
 void shared_variable(const volatile void *p, size_t size, const char *name);
-/* The race checker's view of atomics and fences (cucc --racecheck): an atomic after a
-   __threadfence publishes what the thread wrote before it, to the threads whose atomics on
-   the same word come later. An atomic without the fence publishes nothing. */
+/* The race checker's view of atomics and fences (cucc --racecheck), the PTX memory model's
+   fence-fence synchronisation: an atomic after a __threadfence publishes what the thread
+   wrote before it; a __threadfence after an atomic of the block takes in what was published
+   through that word. Atomics alone order nothing. */
 void atomic_seen(const volatile void *p);
 void fence();
 
