@@ -32,8 +32,11 @@ int tk_device(long long *out);
 int tk_missing_barrier(int *data, int n);
 int tk_wrong(int which, int lines[2]);
 int tk_oob_line(void);
+int tk_cg(int *out, int blocks);
+int tk_pitched(int *host, int w, int h, size_t *pitch);
+int tk_host_side(int *out);
 
-enum { cudaErrorInvalidValue = 1, cudaErrorLaunchFailure = 719 };
+enum { cudaErrorInvalidValue = 1, cudaErrorAssert = 710, cudaErrorLaunchFailure = 719 };
 
 /* Every portable test runs under these orders (the GPU ignores them). */
 static const char *const orders[] = {"forward", "reverse", "random:12345"};
@@ -327,6 +330,111 @@ static void test_device(void **state)
     assert_true(d[20] >= 7);
 }
 
+/* ------------------------------------------------------------------ cooperative groups */
+enum { CG_BLOCK = 6, CG_TILE = 18, CG_BIG = 4, CG_OUT = CG_BLOCK + 3 * CG_TILE + CG_BIG };
+
+static int cg_value(unsigned block, unsigned rank)
+{
+    return (int)((rank * 37 + block * 11) % 101) - 50;
+}
+
+/* What tile_ops() of test_cpu_backend_kernels.cuh must give thread `rank` of a tile of n. */
+static void expect_tile(int block, int rank, int n, int want[CG_TILE])
+{
+    int base = rank / n * n, r = rank % n, v[32];
+    for (int k = 0; k < n; k++)
+        v[k] = cg_value(block, base + k);
+    memset(want, 0, CG_TILE * sizeof *want);
+    want[0] = r, want[1] = n, want[2] = rank / n, want[3] = 128 / n;
+    want[4] = v[(r + 1) % n];
+    want[5] = r + 1 < n ? v[r + 1] : v[r];
+    want[6] = r >= 2 ? v[r - 2] : v[r];
+    want[7] = v[r ^ (n / 2 + 1)];
+    unsigned and_ = ~0u, or_ = 0, xor_ = 0, ballot = 0,
+             x_other = (unsigned)v[n - 1 - r] * 2654435761u;
+    int all = 1, sum = 0, lo = v[0], hi = v[0];
+    for (int k = 0; k < n; k++) {
+        want[8] |= v[k] > 40, all &= v[k] > -40;
+        ballot |= (unsigned)(v[k] % 3 == 0) << k;
+        sum += v[k], lo = v[k] < lo ? v[k] : lo, hi = v[k] > hi ? v[k] : hi;
+        and_ &= (unsigned)v[k] | 0x10u, or_ |= 1u << (k * 7 % 31);
+        xor_ ^= (unsigned)v[k] * 2654435761u;
+    }
+    want[9] = all, want[10] = (int)ballot, want[11] = sum, want[12] = lo, want[13] = hi;
+    want[14] = (int)and_, want[15] = (int)or_;
+    want[16] = (int)xor_ ^ (int)(((long long)x_other << 20) >> 20) ^ -v[n - 1 - r];
+    want[17] = v[(r + n - 1) % n];
+}
+
+static void test_cooperative_groups(void **state)
+{
+    (void)state;
+    enum { BLOCKS = 3, N = BLOCKS * 128 * CG_OUT };
+    static int out[N];
+    EACH_ORDER(o)
+    {
+        memset(out, 0, sizeof out);
+        assert_int_equal(tk_cg(out, BLOCKS), 0);
+        for (int b = 0; b < BLOCKS; b++)
+            for (int t = 0; t < 128; t++) {
+                const int *got = out + (b * 128 + t) * CG_OUT;
+                int want[CG_OUT], v = cg_value(b, t), big = 0;
+                int block[CG_BLOCK] = {t,
+                                       128,
+                                       b,
+                                       t % 16 + 100 * (t / 16 % 4) + 10000 * (t / 64),
+                                       16 + 100 * 4 + 10000 * 2,
+                                       cg_value(b, 127 - t)};
+                memcpy(want, block, sizeof block);
+                for (int k = 0; k < 3; k++)
+                    expect_tile(b, t, (int[]){4, 16, 32}[k], want + CG_BLOCK + k * CG_TILE);
+                for (int k = t / 64 * 64; k < t / 64 * 64 + 64; k++)
+                    big += cg_value(b, k);
+                int *w = want + CG_BLOCK + 3 * CG_TILE;
+                w[0] = t % 64, w[1] = t / 64, w[2] = 2, w[3] = big;
+                for (int k = 0; k < CG_OUT; k++)
+                    if (got[k] != want[k])
+                        fail_msg("block %d, thread %d (value %d), output %d, order %s: %d, want %d",
+                                 b, t, v, k, orders[o], got[k], want[k]);
+            }
+    }
+}
+
+/* ------------------------------------------------------------------ more of the runtime API */
+static void test_pitched(void **state)
+{
+    (void)state;
+    enum { W = 45, H = 7 };
+    int host[H][W];
+    size_t pitch = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            host[y][x] = y * W + x;
+    assert_int_equal(tk_pitched(&host[0][0], W, H, &pitch), 0);
+    assert_true(pitch >= W * sizeof(int));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            /* the last column was not copied in: cudaMemset2D's -1 */
+            int in = x < W - 1 ? y * W + x : -1;
+            assert_int_equal(host[y][x], in + (x < 5 ? x : 5) + (y > 2 ? y : 2) * 100 + 10000);
+        }
+}
+
+static void test_host_side(void **state)
+{
+    (void)state;
+    int out[8];
+    assert_int_equal(tk_host_side(out), 0);
+    assert_int_equal(out[0], 11); /* the callback and the host function ran after the kernel */
+    assert_int_equal(out[1], 0);
+    assert_int_equal(out[2], 21);
+    assert_int_equal(out[3], 1024);
+    assert_int_equal(out[4], 1); /* mapped host memory, written by the kernel */
+    assert_int_equal(out[5], 2 * 1023 + 1);
+    assert_true(out[6] >= 32 && out[6] <= 1024 && out[6] % 32 == 0);
+    assert_true(out[7] >= 1);
+}
+
 /* ------------------------------------------------------------------ CPU backend only */
 static void cpu_only(void)
 {
@@ -510,6 +618,28 @@ static void expect_asan(int which, const char *kind)
     }
 }
 
+/* A failed assert() fails the launch with cudaErrorAssert and CUDA's line; on a GPU the error
+ * is sticky (the rest of the process could not run), here it is not. */
+static void test_assert(void **state)
+{
+    (void)state;
+    cpu_only();
+    char text[4096], where[64];
+    int lines[2];
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1); /* thread 8 is the first to fail */
+    assert_int_equal(run_wrong(4, lines, text, sizeof text), cudaErrorAssert);
+    snprintf(where, sizeof where, "test_cpu_backend_kernels.cu:%d: void asserting(unsigned int)",
+             lines[0]);
+    if (!strstr(text, where) ||
+        !strstr(text, "block: [1,0,0], thread: [8,0,0] Assertion `blockIdx.x * blockDim.x + "
+                      "threadIdx.x < n` failed."))
+        fail_msg("not CUDA's assert line: %s", text);
+    long long sum;
+    int in[3] = {1, 2, 3};
+    assert_int_equal(tk_reduce(0, in, 3, &sum), 0);
+    assert_int_equal(sum, 6);
+}
+
 static void test_out_of_bounds(void **state)
 {
     (void)state;
@@ -555,7 +685,9 @@ int main(void)
         cmocka_unit_test(test_bad_schedule),  cmocka_unit_test(test_divergent_barrier),
         cmocka_unit_test(test_deadlock),      cmocka_unit_test(test_strict),
         cmocka_unit_test(test_out_of_bounds), cmocka_unit_test(test_use_after_free),
-        cmocka_unit_test(test_workers),
+        cmocka_unit_test(test_workers),       cmocka_unit_test(test_cooperative_groups),
+        cmocka_unit_test(test_pitched),       cmocka_unit_test(test_host_side),
+        cmocka_unit_test(test_assert),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,10 @@
  * launchers that return a cudaError_t. The portable ones build with nvcc too and must give
  * the GPU's integer results; the deliberately wrong ones are run on the CPU backend only. */
 #include <cuda_runtime.h>
+#include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include "test_cpu_backend_kernels.cuh"
 
 #define FULL 0xffffffffu
 #define TRY(call)                \
@@ -605,6 +608,86 @@ extern "C" int tk_device(long long *out)
     return 0;
 }
 
+/* ------------------------------------------------------------------ cooperative groups */
+extern "C" int tk_cg(int *out, int blocks)
+{
+    return on_device(out, (size_t)blocks * 128 * CG_OUT, [&](int *d) { run_cg(d, blocks); });
+}
+
+/* ------------------------------------------------------------------ more of the runtime API */
+/* Pitched rows, with a few intrinsics whose results are exact on a GPU too. */
+__global__ void pitched(int *p, size_t pitch, int w)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+    if (x < w)
+        ((int *)((char *)p + y * pitch))[x] += (int)umin(x, 5u) + (int)umax(y, 2u) * 100 +
+                                               (int)__expf(0.0f) * 10000 + (int)__logf(1.0f);
+}
+
+/* host[h][w] through cudaMallocPitch, cudaMemset2D and cudaMemcpy2D both ways. */
+extern "C" int tk_pitched(int *host, int w, int h, size_t *pitch)
+{
+    int *d = NULL;
+    TRY(cudaMallocPitch(&d, pitch, w * sizeof(int), h));
+    TRY(cudaMemset2D(d, *pitch, 0xff, w * sizeof(int), h));
+    TRY(cudaMemcpy2D(d, *pitch, host, w * sizeof(int), (w - 1) * sizeof(int), h,
+                     cudaMemcpyHostToDevice));
+    pitched<<<dim3((w + 31) / 32, h), 32>>>(d, *pitch, w);
+    TRY(cudaGetLastError());
+    TRY(cudaMemcpy2D(host, w * sizeof(int), d, *pitch, w * sizeof(int), h, cudaMemcpyDeviceToHost));
+    return (int)cudaFree(d);
+}
+
+struct seen {
+    int *managed;
+    int callback, status, host_fn;
+};
+static void CUDART_CB on_callback(cudaStream_t, cudaError_t status, void *data)
+{
+    seen *s = (seen *)data;
+    s->callback = s->managed[10], s->status = (int)status;
+}
+static void CUDART_CB on_host_fn(void *data)
+{
+    seen *s = (seen *)data;
+    s->host_fn = s->managed[20];
+}
+
+/* Managed memory written by the host, a kernel, then a stream callback and a host function that
+ * read it after the kernel; mapped host memory; the occupancy API. out: 8 ints. */
+extern "C" int tk_host_side(int *out)
+{
+    enum { N = 1024 };
+    seen s = {NULL, -1, -1, -1};
+    cudaStream_t stream;
+    TRY(cudaStreamCreate(&stream));
+    TRY(cudaMallocManaged(&s.managed, N * sizeof(int)));
+    for (int i = 0; i < N; i++)
+        s.managed[i] = i;
+    add_one<<<N / 128, 128, 0, stream>>>(s.managed, N);
+    TRY(cudaStreamAddCallback(stream, on_callback, &s, 0));
+    TRY(cudaLaunchHostFunc(stream, on_host_fn, &s));
+    TRY(cudaStreamSynchronize(stream));
+    int *host = NULL, *mapped = NULL;
+    if (posix_memalign((void **)&host, 4096, N * sizeof(int)))
+        return -1;
+    for (int i = 0; i < N; i++)
+        host[i] = 2 * i;
+    TRY(cudaHostRegister(host, N * sizeof(int), cudaHostRegisterMapped));
+    TRY(cudaHostGetDevicePointer(&mapped, host, 0));
+    add_one<<<N / 128, 128>>>(mapped, N);
+    TRY(cudaDeviceSynchronize());
+    int min_grid = 0, block = 0;
+    TRY(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, add_one, 0, 0));
+    int r[8] = {s.callback, s.status,    s.host_fn, s.managed[N - 1],
+                host[0],    host[N - 1], block,     min_grid};
+    memcpy(out, r, sizeof r);
+    TRY(cudaHostUnregister(host));
+    free(host);
+    TRY(cudaFree(s.managed));
+    return (int)cudaStreamDestroy(stream);
+}
+
 /* ------------------------------------------------------------------ deliberately wrong kernels */
 /* No barrier between the writes and the reads of a neighbour's slot. */
 __global__ void missing_barrier(int *data, int n)
@@ -654,6 +737,12 @@ __global__ void read_after_free(const int *data, int *out)
     out[threadIdx.x] = data[threadIdx.x];
 }
 
+enum { ASSERT_LINE = __LINE__ + 3 };
+__global__ void asserting(unsigned n)
+{
+    assert(blockIdx.x * blockDim.x + threadIdx.x < n);
+}
+
 /* Runs wrong kernel `which` and returns its error; lines[] gets the source lines to name. */
 extern "C" int tk_wrong(int which, int lines[2])
 {
@@ -677,6 +766,10 @@ extern "C" int tk_wrong(int which, int lines[2])
         cudaFree(d);
         read_after_free<<<1, 32>>>(d, out);
         d = NULL;
+    }
+    if (which == 4) {
+        asserting<<<2, 32>>>(40);
+        lines[0] = lines[1] = ASSERT_LINE;
     }
     int e = (int)cudaGetLastError();
     cudaError_t sync = cudaDeviceSynchronize();

@@ -25,7 +25,7 @@ CPU_RUNTIME = $(BUILD)/cpu/runtime
 CPU_CFLAGS =
 endif
 CUCC_DEPS = $(CPU_RUNTIME)/libcudacpu.a $(BUILD)/cpu/cucc-rewrite
-CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h)
+CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h $(CPU_DIR)/include/*/*.h)
 
 $(CPU_RUNTIME)/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(CPU_HEADERS)
 	@mkdir -p $(@D)
@@ -52,7 +52,8 @@ CPU_TEST_DEPS = $(CUCC_DEPS)
 CPU_TEST_CFLAGS = $(CPU_CFLAGS)
 endif
 
-$(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu $(CPU_TEST_DEPS)
+$(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu tests/test_cpu_backend_kernels.cuh \
+    $(CPU_TEST_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(CPU_TEST_CU) -c $< -o $@
 $(CPU_TEST_DIR)/test.o: tests/test_cpu_backend.c

@@ -4,6 +4,7 @@
 // Everything runs synchronously on the calling thread (and CUDA_CPU_WORKERS-1 helpers), so
 // streams are trivially in order and events see real elapsed times.
 #include "cuda_runtime.h"
+#include <assert.h>
 #include <boost/context/fiber.hpp>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -84,6 +85,9 @@ static cudaDeviceProp properties()
     p.major = 7;
     p.minor = 0;
     p.textureAlignment = 512;
+    p.texturePitchAlignment = 32;
+    p.maxTexture1D = p.maxTexture2D[0] = 1 << 17; // an H100's
+    p.maxTexture2D[1] = 1 << 16;
     p.multiProcessorCount = w; // one SM per worker
     p.maxThreadsPerMultiProcessor = 2048;
     p.maxBlocksPerMultiProcessor = 32;
@@ -119,6 +123,7 @@ struct Job {
     bool strict;
     std::atomic<unsigned long long> next{0};
     std::atomic<bool> failed{false};
+    cudaError_t error = cudaErrorLaunchFailure; // what the launch returns if it failed
 };
 
 struct Worker;
@@ -604,10 +609,31 @@ static void prepare(Worker *w, Job &j)
     gridDim = j.grid;
 }
 
+// A thread's worker, kept for the life of the thread (fibers are reused) and released with it: a
+// program may launch from many threads. Its fibers are dropped, not destroyed: destroying one
+// would unwind the kernel frames left on its stack.
+struct OwnWorker {
+    Worker *w = new Worker;
+    ~OwnWorker()
+    {
+        for (int i = 0; i < w->made; i++)
+            new (&w->fibers[i].ctx) bctx::fiber();
+        if (w->stacks) {
+            size_t size = (kStack + kGuard) * kMaxThreads;
+#ifdef __SANITIZE_ADDRESS__
+            __asan_unpoison_memory_region(w->stacks, size);
+#endif
+            munmap(w->stacks, size);
+        }
+        free(w->smem);
+        delete w;
+    }
+};
+
 static void work(Job &j)
 {
-    static thread_local Worker *w =
-        new Worker; // kept for the life of the thread: fibers are reused
+    static thread_local OwnWorker own;
+    Worker *w = own.w;
     prepare(w, j);
     for (unsigned long long b; !j.failed && (b = j.next++) < j.nblocks;)
         if (!run_block(w, b))
@@ -701,7 +727,7 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
     }
     run(j, workers());
     if (j.failed)
-        async_error = fail(cudaErrorLaunchFailure);
+        async_error = fail(j.error);
 }
 
 // ---- what device code calls
@@ -867,6 +893,18 @@ static const struct {
     {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {cudaErrorInvalidTexture, "cudaErrorInvalidTexture", "invalid texture reference"},
+    {cudaErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor",
+     "invalid channel descriptor"},
+    {cudaErrorInvalidFilterSetting, "cudaErrorInvalidFilterSetting",
+     "linear filtering not supported for non-float type"},
+    {cudaErrorInvalidNormSetting, "cudaErrorInvalidNormSetting",
+     "read as normalized float not supported for 32-bit non float type"},
+    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",
+     "part or all of the requested memory range is already mapped"},
+    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+     "pointer does not correspond to a registered memory region"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 const char *cudaGetErrorString(cudaError_t e)
@@ -984,6 +1022,57 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
         break;
     case cudaDevAttrMaxBlocksPerMultiprocessor:
         *value = p.maxBlocksPerMultiProcessor;
+        break;
+    case cudaDevAttrMaxPitch:
+        *value = (int)p.memPitch;
+        break;
+    case cudaDevAttrTextureAlignment:
+        *value = (int)p.textureAlignment;
+        break;
+    case cudaDevAttrTexturePitchAlignment:
+        *value = (int)p.texturePitchAlignment;
+        break;
+    case cudaDevAttrMaxTexture1DWidth:
+        *value = p.maxTexture1D;
+        break;
+    case cudaDevAttrMaxTexture1DLinearWidth:
+        *value = 1 << 28;
+        break;
+    case cudaDevAttrMaxTexture2DWidth:
+        *value = p.maxTexture2D[0];
+        break;
+    case cudaDevAttrMaxTexture2DHeight:
+        *value = p.maxTexture2D[1];
+        break;
+    case cudaDevAttrComputeMode:
+        *value = cudaComputeModeDefault;
+        break;
+    case cudaDevAttrIntegrated:
+        *value = p.integrated;
+        break;
+    case cudaDevAttrCanMapHostMemory:
+        *value = p.canMapHostMemory;
+        break;
+    case cudaDevAttrUnifiedAddressing:
+        *value = p.unifiedAddressing;
+        break;
+    case cudaDevAttrManagedMemory:
+        *value = p.managedMemory;
+        break;
+    case cudaDevAttrPageableMemoryAccess:
+        *value = p.pageableMemoryAccess;
+        break;
+    case cudaDevAttrConcurrentManagedAccess:
+        *value = p.concurrentManagedAccess;
+        break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+        *value = p.regsPerMultiprocessor;
+        break;
+    case cudaDevAttrKernelExecTimeout:
+    case cudaDevAttrConcurrentKernels:
+    case cudaDevAttrAsyncEngineCount:
+    case cudaDevAttrCooperativeLaunch:
+        *value = 0;
         break;
     default:
         return fail(cudaErrorInvalidValue);
@@ -1222,4 +1311,160 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
     *blocks = n;
     return cudaSuccess;
 }
+}
+
+// ---------------------------------------------------------------------------------------------
+// More of the runtime API, for CUDA programs beyond the labs (NVIDIA's cuda-samples).
+static unsigned device_flags;
+
+extern "C" {
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t)
+{
+    if (width > dpitch || width > spitch)
+        return fail(cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch,
+                                        width, kind, 0);
+        if (e)
+            return e;
+    }
+    return cudaSuccess;
+}
+// Rows start at multiples of 512 bytes, as on current GPUs (an H100's texture alignment).
+cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+    if (!ptr || !pitch)
+        return fail(cudaErrorInvalidValue);
+    *pitch = (width + 511) / 512 * 512;
+    return cudaMalloc(ptr, *pitch * height);
+}
+cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_t height)
+{
+    if (width > pitch)
+        return fail(cudaErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++)
+        memset((char *)ptr + r * pitch, value, width);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int)
+{
+    return ptr && size ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+cudaError_t cudaHostUnregister(void *ptr)
+{
+    return ptr ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int)
+{
+    if (!device || !host)
+        return fail(cudaErrorInvalidValue);
+    *device = host;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    if (flags & ~(cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax))
+        return fail(cudaErrorInvalidValue);
+    device_flags = flags;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (!flags)
+        return fail(cudaErrorInvalidValue);
+    *flags = device_flags | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void *user_data, unsigned int flags)
+{
+    if (!callback || flags)
+        return fail(cudaErrorInvalidValue);
+    callback(stream, async_error, user_data);
+    return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void *user_data)
+{
+    if (!fn)
+        return fail(cudaErrorInvalidValue);
+    fn(user_data);
+    return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStart(void)
+{
+    return cudaSuccess;
+}
+cudaError_t cudaProfilerStop(void)
+{
+    return cudaSuccess;
+}
+
+// nvcc's fast intrinsics, which glibc declares in math.h but does not export: the exact functions.
+float __expf(float x) noexcept
+{
+    return expf(x);
+}
+float __exp10f(float x) noexcept
+{
+    return exp10f(x);
+}
+float __logf(float x) noexcept
+{
+    return logf(x);
+}
+float __log2f(float x) noexcept
+{
+    return log2f(x);
+}
+float __log10f(float x) noexcept
+{
+    return log10f(x);
+}
+float __powf(float x, float y) noexcept
+{
+    return powf(x, y);
+}
+float __sinf(float x) noexcept
+{
+    return sinf(x);
+}
+float __cosf(float x) noexcept
+{
+    return cosf(x);
+}
+float __tanf(float x) noexcept
+{
+    return tanf(x);
+}
+void __sincosf(float x, float *s, float *c) noexcept
+{
+    sincosf(x, s, c);
+}
+}
+
+// A failed assert() in a kernel fails the launch with cudaErrorAssert, after CUDA's line (one per
+// launch: the block stops there); in host code it aborts, as glibc's does.
+extern "C" void __assert_fail(const char *expr, const char *file, unsigned int line,
+                              const char *func) noexcept
+{
+    Thread *t = cur;
+    if (!t) {
+        fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name,
+                file, line, func, expr);
+        abort();
+    }
+    Worker *w = t->w;
+    w->failed = true;
+    if (!w->job->failed.exchange(true)) {
+        w->job->error = cudaErrorAssert;
+        fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+                file, line, func, blockIdx.x, blockIdx.y, blockIdx.z, t->tid.x, t->tid.y, t->tid.z,
+                expr);
+    }
+    wait(t); // never back: the block failed
+    __builtin_unreachable();
 }
