@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +38,15 @@ int tk_misaligned(int offset, float *sum);
 int tk_shift(int in_place, int *data, int n);
 int tk_total(int atomic, const int *in, int n, int *total);
 int tk_last_block(int fence, const int *in, int blocks, int *sum);
+int tk_cg(int *out, int blocks);
+int tk_pitched(int *host, int w, int h, size_t *pitch);
+int tk_host_side(int *out);
+int tk_texture(const int cfg[9], float border, const void *texels, int w, int h, const float *x,
+               const float *y, int n, float *out);
+void tk_channel_descs(int out[20]);
+int tk_texture_refused(int which);
 
-enum { cudaErrorInvalidValue = 1, cudaErrorLaunchFailure = 719 };
+enum { cudaErrorInvalidValue = 1, cudaErrorAssert = 710, cudaErrorLaunchFailure = 719 };
 
 /* Every portable test runs under these orders (the GPU ignores them). */
 static const char *const orders[] = {"forward", "reverse", "random:12345"};
@@ -391,6 +399,363 @@ static void test_device(void **state)
     assert_true(d[20] >= 7);
 }
 
+/* ------------------------------------------------------------------ cooperative groups */
+enum { CG_BLOCK = 6, CG_TILE = 18, CG_BIG = 4, CG_OUT = CG_BLOCK + 3 * CG_TILE + CG_BIG };
+
+static int cg_value(unsigned block, unsigned rank)
+{
+    return (int)((rank * 37 + block * 11) % 101) - 50;
+}
+
+/* What tile_ops() of test_cpu_backend_kernels.cuh must give thread `rank` of a tile of n. */
+static void expect_tile(int block, int rank, int n, int want[CG_TILE])
+{
+    int base = rank / n * n, r = rank % n, v[32] = {0};
+    for (int k = 0; k < n; k++)
+        v[k] = cg_value(block, base + k);
+    memset(want, 0, CG_TILE * sizeof *want);
+    want[0] = r, want[1] = n, want[2] = rank / n, want[3] = 128 / n;
+    want[4] = v[(r + 1) % n];
+    want[5] = r + 1 < n ? v[r + 1] : v[r];
+    want[6] = r >= 2 ? v[r - 2] : v[r];
+    want[7] = v[r ^ (n / 2 + 1)];
+    unsigned and_ = ~0u, or_ = 0, xor_ = 0, ballot = 0,
+             x_other = (unsigned)v[n - 1 - r] * 2654435761u;
+    int all = 1, sum = 0, lo = v[0], hi = v[0];
+    for (int k = 0; k < n; k++) {
+        want[8] |= v[k] > 40, all &= v[k] > -40;
+        ballot |= (unsigned)(v[k] % 3 == 0) << k;
+        sum += v[k], lo = v[k] < lo ? v[k] : lo, hi = v[k] > hi ? v[k] : hi;
+        and_ &= (unsigned)v[k] | 0x10u, or_ |= 1u << (k * 7 % 31);
+        xor_ ^= (unsigned)v[k] * 2654435761u;
+    }
+    want[9] = all, want[10] = (int)ballot, want[11] = sum, want[12] = lo, want[13] = hi;
+    want[14] = (int)and_, want[15] = (int)or_;
+    want[16] = (int)xor_ ^ (int)(((long long)x_other << 20) >> 20) ^ -v[n - 1 - r];
+    want[17] = v[(r + n - 1) % n];
+}
+
+static void test_cooperative_groups(void **state)
+{
+    (void)state;
+    enum { BLOCKS = 3, N = BLOCKS * 128 * CG_OUT };
+    static int out[N];
+    EACH_ORDER(o)
+    {
+        memset(out, 0, sizeof out);
+        assert_int_equal(tk_cg(out, BLOCKS), 0);
+        for (int b = 0; b < BLOCKS; b++)
+            for (int t = 0; t < 128; t++) {
+                const int *got = out + (b * 128 + t) * CG_OUT;
+                int want[CG_OUT], v = cg_value(b, t), big = 0;
+                int block[CG_BLOCK] = {t,
+                                       128,
+                                       b,
+                                       t % 16 + 100 * (t / 16 % 4) + 10000 * (t / 64),
+                                       16 + 100 * 4 + 10000 * 2,
+                                       cg_value(b, 127 - t)};
+                memcpy(want, block, sizeof block);
+                for (int k = 0; k < 3; k++)
+                    expect_tile(b, t, (int[]){4, 16, 32}[k], want + CG_BLOCK + k * CG_TILE);
+                for (int k = t / 64 * 64; k < t / 64 * 64 + 64; k++)
+                    big += cg_value(b, k);
+                int *w = want + CG_BLOCK + 3 * CG_TILE;
+                w[0] = t % 64, w[1] = t / 64, w[2] = 2, w[3] = big;
+                for (int k = 0; k < CG_OUT; k++)
+                    if (got[k] != want[k])
+                        fail_msg("block %d, thread %d (value %d), output %d, order %s: %d, want %d",
+                                 b, t, v, k, orders[o], got[k], want[k]);
+            }
+    }
+}
+
+/* ------------------------------------------------------------------ more of the runtime API */
+static void test_pitched(void **state)
+{
+    (void)state;
+    enum { W = 45, H = 7 };
+    int host[H][W];
+    size_t pitch = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            host[y][x] = y * W + x;
+    assert_int_equal(tk_pitched(&host[0][0], W, H, &pitch), 0);
+    assert_true(pitch >= W * sizeof(int));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            /* the last column was not copied in: cudaMemset2D's -1 */
+            int in = x < W - 1 ? y * W + x : -1;
+            assert_int_equal(host[y][x], in + (x < 5 ? x : 5) + (y > 2 ? y : 2) * 100 + 10000);
+        }
+}
+
+static void test_host_side(void **state)
+{
+    (void)state;
+    int out[8];
+    assert_int_equal(tk_host_side(out), 0);
+    assert_int_equal(out[0], 11); /* the callback and the host function ran after the kernel */
+    assert_int_equal(out[1], 0);
+    assert_int_equal(out[2], 21);
+    assert_int_equal(out[3], 1024);
+    assert_int_equal(out[4], 1); /* mapped host memory, written by the kernel */
+    assert_int_equal(out[5], 2 * 1023 + 1);
+    assert_true(out[6] >= 32 && out[6] <= 1024 && out[6] % 32 == 0);
+    assert_true(out[7] >= 1);
+}
+
+/* ------------------------------------------------------------------ textures */
+/* The CUDA programming guide's texture fetching, as an H100 does it (CUDA 13.0): normalised
+ * coordinates cut to 21 fractional bits, then scaled exactly; texel centres at +0.5; wrap and
+ * mirror on the texel index, with normalised coordinates only (else clamp); linear filtering
+ * weights in 256ths, in 2D the corner's rounded and the others what is left of the 1D ones;
+ * unsigned 8- and 16-bit texels read as normalised floats and filtered in 16-bit fixed point,
+ * rounded once; a 32-bit integer read out of range in border mode is the border colour's bits.
+ * Float texels are small integers, so that the filter's sums are exact. */
+enum { WRAP, CLAMP, MIRROR, BORDER };
+enum { SIGNED, UNSIGNED, FLOAT };
+struct texture {
+    const void *texels;
+    int w, h, bits, channels, kind, address, linear, normalized, as_float;
+    float border;
+};
+
+static long long tex_index(const struct texture *t, long long i, long long n)
+{
+    int mode = t->normalized || t->address == BORDER ? t->address : CLAMP;
+    if (mode == WRAP)
+        return (i % n + n) % n;
+    if (mode == MIRROR) {
+        long long m = (i % (2 * n) + 2 * n) % (2 * n);
+        return m < n ? m : 2 * n - 1 - m;
+    }
+    if (mode == BORDER)
+        return i < 0 || i >= n ? -1 : i;
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* Channel c of texel (i, j), or of the border colour in the texel's format (-1: outside). */
+static double texel(const struct texture *t, long long i, long long j, int c)
+{
+    long long k = (j * t->w + i) * t->channels + c,
+              top = (1ll << (t->bits - (t->kind == SIGNED))) - 1;
+    if (i < 0 || j < 0) {
+        if (t->kind == FLOAT)
+            return t->border;
+        if (!t->as_float) { /* the low bits of the float */
+            uint32_t bits;
+            memcpy(&bits, &t->border, sizeof bits);
+            long long v = t->bits == 32 ? (long long)bits : bits & ((1u << t->bits) - 1);
+            return t->kind == SIGNED && v >> (t->bits - 1) ? v - (1ll << t->bits) : v;
+        }
+        double lo = t->kind == SIGNED ? -1 : 0, b = t->border < lo  ? lo
+                                                    : t->border > 1 ? 1
+                                                                    : t->border;
+        return (long long)(b * top);
+    }
+    if (t->kind == FLOAT)
+        return ((const float *)t->texels)[k];
+    if (t->bits == 8)
+        return t->kind == SIGNED ? ((const signed char *)t->texels)[k]
+                                 : ((const unsigned char *)t->texels)[k];
+    if (t->bits == 16)
+        return t->kind == SIGNED ? ((const short *)t->texels)[k]
+                                 : ((const unsigned short *)t->texels)[k];
+    return ((const int *)t->texels)[k];
+}
+
+static double expect_fetch(const struct texture *t, int dims, float x, float y, int c)
+{
+    long long n[2] = {t->w, t->h}, ix[2][2] = {{0, 0}, {0, 0}};
+    int w[2] = {0, 0};
+    float u[2] = {x, y};
+    for (int d = 0; d < dims; d++) {
+        double v = t->normalized ? floor(u[d] * 2097152.0) / 2097152.0 * n[d] : u[d];
+        v = t->linear ? v - 0.5 : v;
+        double f = floor(v);
+        w[d] = t->linear ? (int)floor((v - f) * 256.0 + 0.5) : 0;
+        ix[d][0] = tex_index(t, (long long)f, n[d]);
+        ix[d][1] = tex_index(t, (long long)f + 1, n[d]);
+    }
+    long long top = (1ll << (t->bits - (t->kind == SIGNED))) - 1;
+    if (!t->linear) {
+        double v = texel(t, ix[0][0], ix[1][0], c);
+        if (t->kind == FLOAT || !t->as_float)
+            return v;
+        float f = (float)v / (float)top;
+        return f < -1 ? -1 : f;
+    }
+    int corner = dims > 1 ? (w[0] * w[1] + 128) / 256 : 0, weight[4];
+    weight[0] = 256 - w[0] - w[1] + corner, weight[1] = w[0] - corner;
+    weight[2] = w[1] - corner, weight[3] = corner;
+    double sum = 0;
+    for (int k = 0; k < 4; k++)
+        if (weight[k])
+            sum += texel(t, ix[0][k & 1], ix[1][k >> 1], c) * weight[k] *
+                   (t->kind == UNSIGNED && t->bits == 8 ? 257 : 1);
+    if (t->kind == UNSIGNED)
+        return (float)(((long long)sum + 128) / 256) / 65535.0f;
+    return (float)(sum / 256);
+}
+
+/* Fetches t at every (xs[i], ys[j]) through resource `res` (see tk_texture) and fetch `mode`. */
+static void check_texture(const struct texture *t, int res, int mode, const float *xs, int nx,
+                          const float *ys, int ny)
+{
+    static const int dims_of[] = {1, 1, 2, 2, 2, 2};
+    int n = nx * ny, cfg[9] = {res,       t->bits,       t->channels, t->kind, t->address,
+                               t->linear, t->normalized, t->as_float, mode};
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y),
+          *out = malloc(4 * n * sizeof *out);
+    for (int i = 0; i < n; i++)
+        x[i] = xs[i % nx], y[i] = ys[i / nx];
+    assert_int_equal(tk_texture(cfg, t->border, t->texels, t->w, t->h, x, y, n, out), 0);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < 4; c++) {
+            double want = c < t->channels ? expect_fetch(t, dims_of[mode], x[i], y[i], c) : 0;
+            float f = out[4 * i + c];
+            int bits;
+            memcpy(&bits, &f, sizeof bits);
+            double got = mode == 4 ? (double)bits : (double)f; /* mode 4: an int's bits */
+            if (mode != 4 ? f != (float)want || signbit(f) != signbit((float)want) : got != want)
+                fail_msg("resource %d, fetch %d, %d-bit kind %d, address %d, %s, %s coordinates, "
+                         "read %s: at (%.9g, %.9g) channel %d: %.9g, want %.9g",
+                         res, mode, t->bits, t->kind, t->address, t->linear ? "linear" : "point",
+                         t->normalized ? "normalised" : "texel",
+                         t->as_float ? "normalised" : "element", x[i], y[i], c, got, want);
+        }
+    free(x), free(y), free(out);
+}
+
+/* n coordinates from `from` in steps of `step` texels of a texture of `size` (1: texel
+ * coordinates), on the 1/256 grid of a texel (grid) or anywhere (off_grid). */
+static void grid(float *c, int n, double from, double step, int size)
+{
+    for (int i = 0; i < n; i++)
+        c[i] = (float)(floor((from + i * step) * 256) / 256 / size);
+}
+
+static void off_grid(float *c, int n, double from, double step, int size)
+{
+    for (int i = 0; i < n; i++)
+        c[i] = (float)((from + i * step) / size);
+}
+
+static void test_texture_float(void **state)
+{
+    (void)state;
+    float texels[8 * 4];
+    for (int i = 0; i < 8 * 4; i++)
+        texels[i] = (float)((i * 7 + i / 8 * 11) % 23 - 5);
+    float xs[48], ys[12], offx[40], offy[9], nxs[80], nys[10], x53[40], y53[9], x7[80], off7[40];
+    grid(xs, 48, -1.5, 0.17, 1), grid(ys, 12, -1.0, 0.43, 1);
+    off_grid(offx, 40, -1.3, 0.211, 1), off_grid(offy, 9, -0.7, 0.61, 1);
+    grid(nxs, 80, -10.0, 0.33, 8), grid(nys, 10, -1.2, 0.77, 4);
+    off_grid(x53, 40, -6.0, 0.43, 5), off_grid(y53, 9, -4.1, 1.3, 3);
+    grid(x7, 80, -10.0, 0.33, 7), off_grid(off7, 40, -10.0, 0.61, 7);
+    for (int linear = 0; linear < 2; linear++) {
+        /* texel coordinates, clamp and border, on a 5 x 3 array and on pitched memory */
+        for (int address = CLAMP; address <= BORDER; address += 2) {
+            struct texture t = {texels, 5, 3, 32, 1, FLOAT, address, linear, 0, 0, -3.0f};
+            check_texture(&t, 0, 2, xs, 48, ys, 12);
+            check_texture(&t, 2, 2, xs, 48, ys, 12);
+            check_texture(&t, 0, 2, offx, 40, offy, 9);
+        }
+        /* normalised coordinates, every address mode, on 8 x 4 and on 5 x 3 */
+        for (int address = WRAP; address <= BORDER; address++) {
+            struct texture t = {texels, 8, 4, 32, 1, FLOAT, address, linear, 1, 0, 2.0f};
+            check_texture(&t, 0, 2, nxs, 80, nys, 10);
+            struct texture t53 = {texels, 5, 3, 32, 1, FLOAT, address, linear, 1, 0, 2.0f};
+            check_texture(&t53, 0, 2, x53, 40, y53, 9);
+        }
+        /* 1D: an array of 7 with normalised coordinates */
+        struct texture t = {texels, 7, 1, 32, 1, FLOAT, WRAP, linear, 1, 0, 0};
+        check_texture(&t, 1, 1, x7, 80, nys, 1);
+        check_texture(&t, 1, 1, off7, 40, nys, 1);
+    }
+}
+
+static void test_texture_normalized(void **state)
+{
+    (void)state;
+    unsigned char u8[6 * 5 * 4];
+    signed char s8[256];
+    unsigned short u16[300];
+    short s16[300];
+    for (int i = 0; i < 6 * 5 * 4; i++)
+        u8[i] = (unsigned char)(i * 97 % 256);
+    for (int i = 0; i < 256; i++)
+        s8[i] = (signed char)(i - 128);
+    for (int i = 0; i < 300; i++)
+        u16[i] = (unsigned short)(i * 7919 % 65536), s16[i] = (short)(i * 7919 % 65536 - 32768);
+    float xs[40], ys[9], idx[300];
+    off_grid(xs, 40, -1.0, 0.21, 1), off_grid(ys, 9, -0.6, 0.77, 1);
+    for (int i = 0; i < 300; i++)
+        idx[i] = i + 0.5f;
+    for (int linear = 0; linear < 2; linear++) {
+        /* unsigned 8-bit on pitched memory, on a 2D array, and 4 channels (uchar4) */
+        struct texture t = {u8, 6, 5, 8, 1, UNSIGNED, CLAMP, linear, 0, 1, 0};
+        check_texture(&t, 2, 2, xs, 40, ys, 9);
+        check_texture(&t, 0, 2, xs, 40, ys, 9);
+        struct texture t4 = {u8, 6, 5, 8, 4, UNSIGNED, BORDER, linear, 0, 1, 0};
+        check_texture(&t4, 0, 3, xs, 40, ys, 9);
+        /* unsigned 16-bit, 1D, every value of the texture, and between them */
+        struct texture t16 = {u16, 300, 1, 16, 1, UNSIGNED, CLAMP, linear, 0, 1, 0};
+        float between[40];
+        off_grid(between, 40, -1.0, 0.37, 1);
+        check_texture(&t16, 1, 1, idx, 300, ys, 1);
+        check_texture(&t16, 1, 1, between, 40, ys, 1);
+    }
+    /* signed: point sampling ([-1, 1], the most negative value clamped to -1) */
+    struct texture ts8 = {s8, 256, 1, 8, 1, SIGNED, CLAMP, 0, 0, 1, 0};
+    check_texture(&ts8, 1, 1, idx, 256, ys, 1);
+    struct texture ts16 = {s16, 300, 1, 16, 1, SIGNED, CLAMP, 0, 0, 1, 0};
+    check_texture(&ts16, 1, 1, idx, 300, ys, 1);
+}
+
+static void test_texture_elements(void **state)
+{
+    (void)state;
+    int ints[6 * 5];
+    unsigned char u8[6 * 5 * 4];
+    float floats[13];
+    for (int i = 0; i < 6 * 5; i++)
+        ints[i] = i * 1000003 - 7;
+    for (int i = 0; i < 6 * 5 * 4; i++)
+        u8[i] = (unsigned char)(i * 31 + 5);
+    for (int i = 0; i < 13; i++)
+        floats[i] = i * 1.5f - 4;
+    float xs[40], ys[9], nxs[40], nys[9], idx[20];
+    off_grid(xs, 40, -1.0, 0.21, 1), off_grid(ys, 9, -0.6, 0.77, 1);
+    off_grid(nxs, 40, -7.0, 0.53, 6), off_grid(nys, 9, -3.0, 1.5, 5);
+    nxs[0] = -7.0f / 6; /* -1.1666666 cut to 21 bits, times 6, is below -7: texel 4, not 5 */
+    nys[0] = -0.6f;     /* -0.6 times 5 is below -3, not -3 as in fp32: row 3, not 2 */
+    for (int i = 0; i < 20; i++)
+        idx[i] = (float)(i - 3);
+    /* 32-bit integers as such: clamp; border (the border colour's bits) */
+    for (int address = CLAMP; address <= BORDER; address += 2) {
+        struct texture t = {ints, 6, 5, 32, 1, SIGNED, address, 0, 0, 0, 7.5f};
+        check_texture(&t, 0, 4, xs, 40, ys, 9);
+    }
+    /* uchar4 as such, normalised coordinates, mirror */
+    struct texture t4 = {u8, 6, 5, 8, 4, UNSIGNED, MIRROR, 0, 1, 0, 0};
+    check_texture(&t4, 0, 5, nxs, 40, nys, 9);
+    /* tex1Dfetch on linear memory: indices out of range give zero, whatever the mode */
+    struct texture tl = {floats, 13, 1, 32, 1, FLOAT, BORDER, 0, 0, 0, 9.0f};
+    int cfg[9] = {3, 32, 1, FLOAT, BORDER, 0, 0, 0, 0};
+    float out[4 * 20];
+    assert_int_equal(tk_texture(cfg, 9.0f, floats, 13, 1, idx, idx, 20, out), 0);
+    for (int i = 0; i < 20; i++)
+        assert_true(out[4 * i] ==
+                    (idx[i] >= 0 && idx[i] < 13 ? expect_fetch(&tl, 1, idx[i] + 0.5f, 0, 0) : 0));
+    int descs[20], want[20] = {8,  8, 8, 8, UNSIGNED, 16, 16, 0, 0, SIGNED,
+                               32, 0, 0, 0, FLOAT,    32, 0,  0, 0, SIGNED};
+    tk_channel_descs(descs);
+    assert_memory_equal(descs, want, sizeof want);
+    assert_int_equal(tk_texture_refused(0), 26); /* cudaErrorInvalidFilterSetting */
+    assert_int_equal(tk_texture_refused(1), 27); /* cudaErrorInvalidNormSetting */
+}
+
 /* ------------------------------------------------------------------ CPU backend only */
 static void test_poison(void **state)
 {
@@ -684,6 +1049,28 @@ static void test_misaligned(void **state)
         fail_msg("no %s in: %s", where, text);
 }
 
+/* A failed assert() fails the launch with cudaErrorAssert and CUDA's line; on a GPU the error
+ * is sticky (the rest of the process could not run), here it is not. */
+static void test_assert(void **state)
+{
+    (void)state;
+    cpu_only();
+    char text[4096], where[64];
+    int lines[2];
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1); /* thread 8 is the first to fail */
+    assert_int_equal(run_wrong(6, lines, text, sizeof text), cudaErrorAssert);
+    snprintf(where, sizeof where, "test_cpu_backend_kernels.cu:%d: void asserting(unsigned int)",
+             lines[0]);
+    if (!strstr(text, where) ||
+        !strstr(text, "block: [1,0,0], thread: [8,0,0] Assertion `blockIdx.x * blockDim.x + "
+                      "threadIdx.x < n` failed."))
+        fail_msg("not CUDA's assert line: %s", text);
+    long long sum;
+    int in[3] = {1, 2, 3};
+    assert_int_equal(tk_reduce(0, in, 3, &sum), 0);
+    assert_int_equal(sum, 6);
+}
+
 static void test_out_of_bounds(void **state)
 {
     (void)state;
@@ -721,20 +1108,40 @@ static void test_workers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_indices),         cmocka_unit_test(test_reverse),
-        cmocka_unit_test(test_early_return),    cmocka_unit_test(test_transpose),
-        cmocka_unit_test(test_reduce),          cmocka_unit_test(test_warp_ops),
-        cmocka_unit_test(test_atomics),         cmocka_unit_test(test_histogram),
-        cmocka_unit_test(test_constants),       cmocka_unit_test(test_stream_events),
-        cmocka_unit_test(test_bad_launch),      cmocka_unit_test(test_device),
-        cmocka_unit_test(test_poison),          cmocka_unit_test(test_missing_barrier),
-        cmocka_unit_test(test_bad_schedule),    cmocka_unit_test(test_divergent_barrier),
-        cmocka_unit_test(test_deadlock),        cmocka_unit_test(test_strict),
-        cmocka_unit_test(test_out_of_bounds),   cmocka_unit_test(test_use_after_free),
-        cmocka_unit_test(test_workers),         cmocka_unit_test(test_barrier_in_branch),
-        cmocka_unit_test(test_mask_past_block), cmocka_unit_test(test_block_order),
-        cmocka_unit_test(test_misaligned),      cmocka_unit_test(test_race_on_total),
+        cmocka_unit_test(test_indices),
+        cmocka_unit_test(test_reverse),
+        cmocka_unit_test(test_early_return),
+        cmocka_unit_test(test_transpose),
+        cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_warp_ops),
+        cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_histogram),
+        cmocka_unit_test(test_constants),
+        cmocka_unit_test(test_stream_events),
+        cmocka_unit_test(test_bad_launch),
+        cmocka_unit_test(test_device),
+        cmocka_unit_test(test_poison),
+        cmocka_unit_test(test_missing_barrier),
+        cmocka_unit_test(test_bad_schedule),
+        cmocka_unit_test(test_divergent_barrier),
+        cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_strict),
+        cmocka_unit_test(test_out_of_bounds),
+        cmocka_unit_test(test_use_after_free),
+        cmocka_unit_test(test_workers),
+        cmocka_unit_test(test_barrier_in_branch),
+        cmocka_unit_test(test_mask_past_block),
+        cmocka_unit_test(test_block_order),
+        cmocka_unit_test(test_misaligned),
+        cmocka_unit_test(test_race_on_total),
         cmocka_unit_test(test_missing_fence),
+        cmocka_unit_test(test_cooperative_groups),
+        cmocka_unit_test(test_pitched),
+        cmocka_unit_test(test_host_side),
+        cmocka_unit_test(test_assert),
+        cmocka_unit_test(test_texture_float),
+        cmocka_unit_test(test_texture_normalized),
+        cmocka_unit_test(test_texture_elements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

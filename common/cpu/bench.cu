@@ -14,10 +14,10 @@ __global__ void barriers(int rounds)
 
 __global__ void shuffles(int rounds, int *out)
 {
-    int v = threadIdx.x;
+    unsigned v = threadIdx.x; /* wraps: the sum only keeps the shuffles from being dropped */
     for (int r = 0; r < rounds; r++)
         v += __shfl_xor_sync(0xffffffffu, v, r & 31);
-    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = (int)v;
 }
 
 __global__ void volatile_steps(int rounds, int *out)

@@ -20,24 +20,26 @@ ifeq ($(RACECHECK),1)
 CUCC = $(CPU_DIR)/cucc --racecheck
 CPU_RUNTIME = $(BUILD)/cpu/runtime-tsan
 CPU_CFLAGS = -fsanitize=thread
-CPU_RUNTIME_FLAGS = -DCUDA_CPU_RACECHECK # not instrumented itself: only the kernels count
 else ifeq ($(SANITIZE),1)
 CUCC = $(CPU_DIR)/cucc --sanitize
 CPU_RUNTIME = $(BUILD)/cpu/runtime-asan
 CPU_CFLAGS = $(CPU_SANFLAGS)
-CPU_RUNTIME_FLAGS = $(CPU_SANFLAGS)
 else
 CUCC = $(CPU_DIR)/cucc
 CPU_RUNTIME = $(BUILD)/cpu/runtime
 CPU_CFLAGS =
-CPU_RUNTIME_FLAGS =
 endif
 CUCC_DEPS = $(CPU_RUNTIME)/libcudacpu.a $(BUILD)/cpu/cucc-rewrite
-CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h)
+CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h $(CPU_DIR)/include/*/*.h)
 
-$(CPU_RUNTIME)/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(CPU_HEADERS)
+# The runtime in each flavour: plain, for ASan + UBSan, and for the race checker (not
+# instrumented itself: only the kernels' accesses count).
+RUNTIME_FLAGS_runtime =
+RUNTIME_FLAGS_runtime-asan = $(CPU_SANFLAGS)
+RUNTIME_FLAGS_runtime-tsan = -DCUDA_CPU_RACECHECK
+$(BUILD)/cpu/%/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(CPU_HEADERS)
 	@mkdir -p $(@D)
-	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(CPU_RUNTIME_FLAGS) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
 	$(Q)ar rcs $@ $(@D)/runtime.o
 
 $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
@@ -60,7 +62,8 @@ CPU_TEST_DEPS = $(CUCC_DEPS)
 CPU_TEST_CFLAGS = $(CPU_CFLAGS)
 endif
 
-$(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu $(CPU_TEST_DEPS)
+$(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu tests/test_cpu_backend_kernels.cuh \
+    $(CPU_TEST_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(CPU_TEST_CU) -c $< -o $@
 $(CPU_TEST_DIR)/test.o: tests/test_cpu_backend.c
@@ -72,9 +75,10 @@ $(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
 test-cpu-backend: $(CPU_TEST)
 	@python3 common/run_tests.py --label test-cpu-backend --no-list $(if $(V),--verbose) $(CPU_TEST)
 
-# Switch, barrier and reduction costs, as recorded in common/cpu/README.md.
-$(BUILD)/cpu/bench: $(CPU_DIR)/bench.cu $(CUCC_DEPS)
-	$(CUCC) -O2 -o $@ $<
+# Switch, barrier and reduction costs, as recorded in common/cpu/README.md: the plain build
+# (no sanitizer), whatever SANITIZE says.
+$(BUILD)/cpu/bench: $(CPU_DIR)/bench.cu $(BUILD)/cpu/runtime/libcudacpu.a $(BUILD)/cpu/cucc-rewrite
+	$(CPU_DIR)/cucc -O2 -o $@ $<
 bench-cpu-backend: $(BUILD)/cpu/bench
 	$(BUILD)/cpu/bench
 

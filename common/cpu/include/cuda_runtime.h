@@ -2,6 +2,8 @@
    launches, dynamic shared arrays and volatile pointers. runtime.cpp runs the kernels. */
 #ifndef CUDA_CPU_RUNTIME_H
 #define CUDA_CPU_RUNTIME_H
+#pragma GCC system_header  /* no warnings from here: it is first on the include path */
+#define __CUDA_RUNTIME_H__ /* CUDA's guard, which code such as helper_cuda.h tests */
 #include "cuda_runtime_api.h"
 #ifdef __cplusplus
 #include <math.h>
@@ -18,8 +20,9 @@
 #define __host__
 #define __constant__
 #define __managed__
-/* A block runs on one worker thread at a time, so per-thread storage is per-block storage. */
-#define __shared__ thread_local
+/* A block runs on one worker thread at a time, so per-thread storage is per-block storage.
+   Aligned as a GPU places shared variables: code stores words into byte arrays. */
+#define __shared__ thread_local __attribute__((aligned(16)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
@@ -316,12 +319,25 @@ static inline void __syncwarp(unsigned mask = 0xffffffffu, CUDA_CPU_AT)
 {
     cucc::warp_op(cucc::SYNCWARP, mask, 0, 0, 32, file_, line_);
 }
-#define CUDA_CPU_SHFL(name, op, A)                                                        \
-    template <class T>                                                                    \
-    T name(unsigned mask, T v, A arg, int width = warpSize, CUDA_CPU_AT)                  \
-    {                                                                                     \
-        return cucc::unbits<T>(                                                           \
-            cucc::warp_op(cucc::op, mask, cucc::bits(v), (int)arg, width, file_, line_)); \
+namespace cucc {
+/* A shuffle moves 8 bytes: larger types (double2, float4, structs) go in 8-byte parts. */
+template <class T>
+T shuffle(WarpOp op, unsigned mask, T v, int arg, int width, const char *file, int line)
+{
+    static_assert(std::is_trivially_copyable<T>::value, "shuffles move trivially copyable types");
+    unsigned long long part[(sizeof(T) + 7) / 8] = {};
+    memcpy(part, &v, sizeof v);
+    for (auto &p : part)
+        p = warp_op(op, mask, p, arg, width, file, line);
+    memcpy(&v, part, sizeof v);
+    return v;
+}
+} // namespace cucc
+#define CUDA_CPU_SHFL(name, op, A)                                              \
+    template <class T>                                                          \
+    T name(unsigned mask, T v, A arg, int width = warpSize, CUDA_CPU_AT)        \
+    {                                                                           \
+        return cucc::shuffle(cucc::op, mask, v, (int)arg, width, file_, line_); \
     }
 CUDA_CPU_SHFL(__shfl_sync, SHFL, int)
 CUDA_CPU_SHFL(__shfl_up_sync, SHFL_UP, unsigned)
@@ -541,6 +557,18 @@ static inline double max(double a, float b)
 {
     return max(a, (double)b);
 }
+#define CUDA_CPU_MINMAX(name, T, op) \
+    static inline T name(T a, T b)   \
+    {                                \
+        return a op b ? a : b;       \
+    }
+CUDA_CPU_MINMAX(umin, unsigned int, <)
+CUDA_CPU_MINMAX(umax, unsigned int, >)
+CUDA_CPU_MINMAX(llmin, long long, <)
+CUDA_CPU_MINMAX(llmax, long long, >)
+CUDA_CPU_MINMAX(ullmin, unsigned long long, <)
+CUDA_CPU_MINMAX(ullmax, unsigned long long, >)
+#undef CUDA_CPU_MINMAX
 static inline float rsqrtf(float x)
 {
     return 1.0f / sqrtf(x);
@@ -736,6 +764,82 @@ static inline void __trap()
     __builtin_trap();
 }
 
+/* Texture fetches, with a GPU's addressing, filtering and conversions (runtime.cpp). */
+namespace cucc {
+void texture_fetch(cudaTextureObject_t t, int dims, float x, float y, int index, void *out,
+                   size_t size);
+template <class T>
+struct channels { /* what cudaCreateChannelDesc<T> describes */
+    enum { n = 0, bits = 0 };
+    static const cudaChannelFormatKind kind = cudaChannelFormatKindNone;
+};
+#define CUDA_CPU_CHANNELS(T, N, K)                   \
+    template <>                                      \
+    struct channels<T> {                             \
+        enum { n = N, bits = 8 * sizeof(T) / N };    \
+        static const cudaChannelFormatKind kind = K; \
+    };
+#define CUDA_CPU_CHANNEL_TYPES(T, V, K) \
+    CUDA_CPU_CHANNELS(T, 1, K)          \
+    CUDA_CPU_CHANNELS(V##1, 1, K)       \
+    CUDA_CPU_CHANNELS(V##2, 2, K)       \
+    CUDA_CPU_CHANNELS(V##4, 4, K)
+CUDA_CPU_CHANNELS(char, 1,
+                  (char)-1 < 0 ? cudaChannelFormatKindSigned : cudaChannelFormatKindUnsigned)
+CUDA_CPU_CHANNEL_TYPES(signed char, char, cudaChannelFormatKindSigned)
+CUDA_CPU_CHANNEL_TYPES(unsigned char, uchar, cudaChannelFormatKindUnsigned)
+CUDA_CPU_CHANNEL_TYPES(short, short, cudaChannelFormatKindSigned)
+CUDA_CPU_CHANNEL_TYPES(unsigned short, ushort, cudaChannelFormatKindUnsigned)
+CUDA_CPU_CHANNEL_TYPES(int, int, cudaChannelFormatKindSigned)
+CUDA_CPU_CHANNEL_TYPES(unsigned int, uint, cudaChannelFormatKindUnsigned)
+CUDA_CPU_CHANNEL_TYPES(float, float, cudaChannelFormatKindFloat)
+#undef CUDA_CPU_CHANNEL_TYPES
+#undef CUDA_CPU_CHANNELS
+} // namespace cucc
+template <class T>
+cudaChannelFormatDesc cudaCreateChannelDesc()
+{
+    typedef cucc::channels<T> c;
+    return cudaCreateChannelDesc(c::bits, c::n > 1 ? c::bits : 0, c::n > 2 ? c::bits : 0,
+                                 c::n > 3 ? c::bits : 0, c::kind);
+}
+template <class T>
+T tex1Dfetch(cudaTextureObject_t t, int x)
+{
+    T v;
+    cucc::texture_fetch(t, 0, 0, 0, x, &v, sizeof v);
+    return v;
+}
+template <class T>
+T tex1D(cudaTextureObject_t t, float x)
+{
+    T v;
+    cucc::texture_fetch(t, 1, x, 0, 0, &v, sizeof v);
+    return v;
+}
+template <class T>
+T tex2D(cudaTextureObject_t t, float x, float y)
+{
+    T v;
+    cucc::texture_fetch(t, 2, x, y, 0, &v, sizeof v);
+    return v;
+}
+template <class T>
+void tex1Dfetch(T *v, cudaTextureObject_t t, int x)
+{
+    *v = tex1Dfetch<T>(t, x);
+}
+template <class T>
+void tex1D(T *v, cudaTextureObject_t t, float x)
+{
+    *v = tex1D<T>(t, x);
+}
+template <class T>
+void tex2D(T *v, cudaTextureObject_t t, float x, float y)
+{
+    *v = tex2D<T>(t, x, y);
+}
+
 /* The C++ forms of the runtime API. */
 template <class T>
 cudaError_t cudaMalloc(T **p, size_t n)
@@ -809,6 +913,37 @@ template <class T>
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, T f, int block, size_t smem)
 {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, (const void *)f, block, smem);
+}
+/* The largest block (the limit or a multiple of 32) that keeps the most threads resident, and
+   the grid that fills every SM with it. */
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int *min_grid, int *block, T f, size_t smem = 0,
+                                               int limit = 0)
+{
+    if (!min_grid || !block)
+        return cudaErrorInvalidValue;
+    int best = 0, blocks, sms;
+    *block = 0;
+    for (int b = limit > 0 && limit < 1024 ? limit : 1024; b > 0; b = (b - 1) / 32 * 32) {
+        cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, b, smem);
+        if (e)
+            return e;
+        if (blocks * b > best)
+            best = blocks * b, *block = b;
+    }
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    *min_grid = *block ? best / *block * sms : 0;
+    return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height)
+{
+    return cudaMallocPitch((void **)p, pitch, width, height);
+}
+template <class T>
+cudaError_t cudaHostGetDevicePointer(T **device, void *host, unsigned flags)
+{
+    return cudaHostGetDevicePointer((void **)device, host, flags);
 }
 #endif
 #endif
