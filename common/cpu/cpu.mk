@@ -16,6 +16,7 @@ endif
 
 CPU_DIR = common/cpu
 CPU_SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+RACE_LABEL = $(if $(filter 1,$(RACECHECK)), (race checker))
 ifeq ($(RACECHECK),1)
 CUCC = $(CPU_DIR)/cucc --racecheck
 CPU_RUNTIME = $(BUILD)/cpu/runtime-tsan
@@ -73,7 +74,7 @@ $(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
 	$(Q)$(CPU_TEST_LD) -o $@ $^ -lcmocka
 
 test-cpu-backend: $(CPU_TEST)
-	@python3 common/run_tests.py --label test-cpu-backend --no-list $(if $(V),--verbose) $(CPU_TEST)
+	@python3 common/run_tests.py --label "test-cpu-backend$(RACE_LABEL)" --no-list $(if $(V),--verbose) $(CPU_TEST)
 
 # Switch, barrier and reduction costs, as recorded in common/cpu/README.md: the plain build
 # (no sanitizer), whatever SANITIZE says.

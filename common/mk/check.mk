@@ -10,10 +10,15 @@ test: $(NUMS:=-test)
 else
 # The instructor's tree: skeletons current and failing, tables and formatting current, nvcc
 # builds everything, the grader's and the CPU backend's own tests, every solution's tests
-# (on the CPU backend under AddressSanitizer and UBSan, as every `make labNN test` there).
+# (on the CPU backend under AddressSanitizer and UBSan, as every `make labNN test` there;
+# and under its race checker, as the grader runs them).
 test: check-skeletons check-tables check-format nvcc-check test-grader test-new-lab
 	@$(MAKE) --no-print-directory test-cpu-backend
 	@$(MAKE) --no-print-directory SOLUTION=1 $(NUMS:=-test)
+ifeq ($(BACKEND),cpu)
+	@$(MAKE) --no-print-directory RACECHECK=1 test-cpu-backend
+	@$(MAKE) --no-print-directory RACECHECK=1 SOLUTION=1 $(NUMS:=-test)
+endif
 	@$(MAKE) --no-print-directory skeletons-fail
 	@echo "make test: all passed"
 endif

@@ -57,7 +57,7 @@ $$($(1)_HIDDEN): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/hidden
 $(1): $(if $(ACTION_GOALS),,$$($(1)_BIN) $$($(1)_TEST))
 	@:
 $(1)-test: $$($(1)_TEST) | $(BUILD)/.need-python3
-	@python3 common/run_tests.py --label $(1) --timeout $(TEST_TIMEOUT) --skip-fails \
+	@python3 common/run_tests.py --label "$(1)$(RACE_LABEL)" --timeout $(TEST_TIMEOUT) --skip-fails \
 	  $(if $(V),--verbose) $$< $$(T)
 $(1)-run: $$($(1)_BIN)
 	$$< run $$(ARGS)
