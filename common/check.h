@@ -14,8 +14,11 @@
 
 static inline int cuda_report(cudaError_t err, const char *what, const char *file, int line)
 {
-    fprintf(stderr, "%s:%d: %s: %s (%s)\n", file, line, what, cudaGetErrorString(err),
-            cudaGetErrorName(err));
+    char message[512];
+    snprintf(message, sizeof message, "%s:%d: %s: %s (%s)", file, line, what,
+             cudaGetErrorString(err), cudaGetErrorName(err));
+    fprintf(stderr, "%s\n", message);
+    lab_set_cuda_failure(message);
     return LAB_ECUDA;
 }
 

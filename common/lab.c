@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 #include "lab.h"
 
@@ -15,6 +16,34 @@ const char *lab_strerror(int status)
     default:
         return "unknown status";
     }
+}
+
+const char *lab_status_name(int status)
+{
+    switch (status) {
+    case LAB_OK:
+        return "LAB_OK";
+    case LAB_EINVAL:
+        return "LAB_EINVAL";
+    case LAB_ECUDA:
+        return "LAB_ECUDA";
+    case LAB_WRONG:
+        return "LAB_WRONG";
+    default:
+        return "an unknown status";
+    }
+}
+
+static char cuda_failure[512];
+
+const char *lab_cuda_failure(void)
+{
+    return cuda_failure;
+}
+
+void lab_set_cuda_failure(const char *message)
+{
+    snprintf(cuda_failure, sizeof cuda_failure, "%s", message);
 }
 
 size_t lab_first_diff(const void *got, const void *want, size_t n, size_t elem_bytes)

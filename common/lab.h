@@ -18,6 +18,12 @@ enum lab_status {
 };
 
 const char *lab_strerror(int status);
+const char *lab_status_name(int status); /* "LAB_EINVAL", for messages */
+
+/* What the last LAB_ECUDA was (file:line: call: CUDA's message), kept like errno by
+ * check.h's cuda_report, so a test's message can say it; "" before any. */
+const char *lab_cuda_failure(void);
+void lab_set_cuda_failure(const char *message);
 
 /* A variant as the driver, the tests and the points files know it. Each lab's header has
  * one table of them (an X-macro, so that the enum, the names and the lab's own launch

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <cmocka.h>
 #include "gpu.h"
+#include "lab.h"
 #include "rng.h"
 #include "testkit.h"
 
@@ -114,12 +115,22 @@ const char *testkit_order_name(int i)
     return orders[i];
 }
 
+void testkit_status(int got, int want, const char *call, const char *file, int line)
+{
+    if (got == want)
+        return;
+    print_error("%s returned %s, want %s%s%s\n", call, lab_status_name(got), lab_status_name(want),
+                got == LAB_ECUDA ? ": " : "", got == LAB_ECUDA ? lab_cuda_failure() : "");
+    _fail(file, line);
+}
+
 /* ---------------------------------------------------------------- the test list */
 
 /* One test as cmocka runs it: the lab's entry, and its variant for a per-variant one. */
 struct entry {
     const struct testkit_test *test;
     int variant;
+    char *name; /* NAME.VARIANT, for TESTKIT_EACH */
 };
 
 static void run_entry(void **state)
@@ -141,9 +152,15 @@ static size_t expand(const struct testkit_test *tests, size_t count,
     size_t k = 0;
     for (size_t i = 0; i < count; i++)
         for (int v = 0; v < (tests[i].per_variant ? nvariants : 1); v++, k++) {
-            out[k] = (struct entry){&tests[i], v};
-            units[k] = (struct CMUnitTest){tests[i].per_variant ? variants[v].name : tests[i].name,
-                                           run_entry, NULL, NULL, &out[k]};
+            const char *name = tests[i].per_variant ? variants[v].name : tests[i].name;
+            out[k] = (struct entry){&tests[i], v, NULL};
+            if (tests[i].prefixed) {
+                size_t len = strlen(tests[i].name) + strlen(name) + 2;
+                out[k].name = malloc(len);
+                snprintf(out[k].name, len, "%s.%s", tests[i].name, name);
+                name = out[k].name;
+            }
+            units[k] = (struct CMUnitTest){name, run_entry, NULL, NULL, &out[k]};
         }
     return k;
 }
@@ -183,6 +200,8 @@ int testkit_main(const char *group, const struct testkit_test *tests, size_t cou
         if (status == 0)
             status = _cmocka_run_group_tests(group, chosen, k, NULL, NULL);
     }
+    for (size_t i = 0; i < n; i++)
+        free(entries[i].name);
     free(entries);
     free(units);
     free(chosen);

@@ -15,30 +15,38 @@
 struct testkit_test {
     const char *name;
     void (*fn)(void);           /* a test of its own */
-    void (*per_variant)(int v); /* or one test per variant, named after it */
+    void (*per_variant)(int v); /* or one test per variant */
     int given;                  /* checks given code: may pass while the TODOs are open */
     int host;                   /* runs on the host alone: no device needed */
+    int prefixed;               /* per variant: named NAME.VARIANT, not VARIANT */
 };
 
 /* CPU code only (the reference): runs everywhere, and passes in a skeleton. */
-#define TESTKIT_HOST(f)   \
-    {                     \
-#f, f, NULL, 1, 1 \
+#define TESTKIT_HOST(f)      \
+    {                        \
+#f, f, NULL, 1, 1, 0 \
     }
 /* Code the student is given (argument checks in launch.cu): may pass in a skeleton. */
-#define TESTKIT_GIVEN(f)  \
-    {                     \
-#f, f, NULL, 1, 0 \
+#define TESTKIT_GIVEN(f)     \
+    {                        \
+#f, f, NULL, 1, 0, 0 \
     }
 /* The student's code: fails until the TODOs are done. */
-#define TESTKIT_TEST(f)   \
-    {                     \
-#f, f, NULL, 0, 0 \
+#define TESTKIT_TEST(f)      \
+    {                        \
+#f, f, NULL, 0, 0, 0 \
     }
-/* f(v) for every variant v of the table, each a test named after its variant. */
-#define TESTKIT_VARIANTS(f) \
-    {                       \
-#f, NULL, f, 0, 0   \
+/* f(v) for every variant v of the table, each a test named after its variant: the test
+ * that the variant's answer is right. */
+#define TESTKIT_VARIANTS(f)  \
+    {                        \
+#f, NULL, f, 0, 0, 0 \
+    }
+/* Another property of every variant (transposing twice, unaligned buffers...): a test per
+ * variant named f.VARIANT, so one variant's bug costs that variant's test only. */
+#define TESTKIT_EACH(f)      \
+    {                        \
+#f, NULL, f, 0, 0, 1 \
     }
 
 /* A lab's test main. `labNN_test` runs every test; `labNN_test NAME...` those; `--list`
@@ -52,6 +60,12 @@ struct testkit_test {
     }
 int testkit_main(const char *group, const struct testkit_test *tests, size_t count,
                  const struct lab_variant *variants, int nvariants, int argc, char **argv);
+
+/* Asserts that a launcher returned want; the message names both statuses, and CUDA's
+ * error when the launcher reported one: "transpose(...) returned LAB_ECUDA, want LAB_OK:
+ * transpose.cu:88: kernel launch: invalid configuration argument". */
+#define assert_status(call, want) testkit_status((call), (want), #call, __FILE__, __LINE__)
+void testkit_status(int got, int want, const char *call, const char *file, int line);
 
 /* Skips the current test when no CUDA device answers (a CUDA build on a GPU-less box). */
 #define REQUIRE_DEVICE()       \

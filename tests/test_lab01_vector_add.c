@@ -36,7 +36,7 @@ static void sum_matches(int v)
             testkit_case("%s, n = %zu, order %s", vector_add_variants[v].name, n,
                          testkit_order_name(o));
             gpu_poison(dc);
-            assert_int_equal(vector_add((enum vector_add_variant)v, da, db, dc, n), LAB_OK);
+            assert_status(vector_add((enum vector_add_variant)v, da, db, dc, n), LAB_OK);
             gpu_sync();
             gpu_download(got, dc, bytes);
             bad = lab_first_diff(got, want, n, sizeof(float));
@@ -67,7 +67,7 @@ static void host_round_trip(void)
         testkit_floats(got, n, 1e30f, 1e31f); /* poison: no sum of inputs is this large */
         vector_add_cpu(a, b, want, n);
         testkit_case("vector_add_host, n = %zu", n);
-        assert_int_equal(vector_add_host(a, b, got, n), LAB_OK);
+        assert_status(vector_add_host(a, b, got, n), LAB_OK);
         bad = lab_first_diff(got, want, n, sizeof(float));
         if (bad < n)
             fail_msg("n = %zu: c[%zu] = %g, want %g", n, bad, got[bad], want[bad]);
@@ -85,20 +85,20 @@ static void args_rejected(void)
     b = gpu_alloc(100 * sizeof(float));
     c = gpu_alloc(50 * sizeof(float));
     for (int v = 0; v < ADD_VARIANTS; v++) {
-        assert_int_equal(vector_add(v, none, b, a, 10), LAB_EINVAL);
-        assert_int_equal(vector_add(v, a, none, b, 10), LAB_EINVAL);
-        assert_int_equal(vector_add(v, a, b, none, 10), LAB_EINVAL);
-        assert_int_equal(vector_add(v, a, b, c, 51), LAB_EINVAL); /* c holds 50 */
-        assert_int_equal(vector_add(v, a, b, c, 0), LAB_OK);
+        assert_status(vector_add(v, none, b, a, 10), LAB_EINVAL);
+        assert_status(vector_add(v, a, none, b, 10), LAB_EINVAL);
+        assert_status(vector_add(v, a, b, none, 10), LAB_EINVAL);
+        assert_status(vector_add(v, a, b, c, 51), LAB_EINVAL); /* c holds 50 */
+        assert_status(vector_add(v, a, b, c, 0), LAB_OK);
     }
-    assert_int_equal(vector_add(ADD_VARIANTS, a, b, c, 10), LAB_EINVAL);
-    assert_int_equal(vector_add((enum vector_add_variant) - 1, a, b, c, 10), LAB_EINVAL);
+    assert_status(vector_add(ADD_VARIANTS, a, b, c, 10), LAB_EINVAL);
+    assert_status(vector_add((enum vector_add_variant) - 1, a, b, c, 10), LAB_EINVAL);
     {
         struct gpu_buf odd = {(char *)a.ptr + 4, a.bytes - 4}; /* not 16-byte aligned */
-        assert_int_equal(vector_add(ADD_GRID_STRIDE_FLOAT4, odd, b, c, 10), LAB_EINVAL);
+        assert_status(vector_add(ADD_GRID_STRIDE_FLOAT4, odd, b, c, 10), LAB_EINVAL);
     }
-    assert_int_equal(vector_add_host(NULL, (float *)1, (float *)1, 10), LAB_EINVAL);
-    assert_int_equal(vector_add_host(NULL, NULL, NULL, 0), LAB_OK);
+    assert_status(vector_add_host(NULL, (float *)1, (float *)1, 10), LAB_EINVAL);
+    assert_status(vector_add_host(NULL, NULL, NULL, 0), LAB_OK);
     gpu_free(&a);
     gpu_free(&b);
     gpu_free(&c);

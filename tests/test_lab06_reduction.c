@@ -132,7 +132,7 @@ static void single_pass_repeated(void)
     gpu_upload(in, x, n * sizeof(int));
     for (int k = 0; k < 3; k++) {
         gpu_poison(out);
-        assert_int_equal(reduce_sum(REDUCE_SINGLE_PASS, in, n, 256, scratch, out), LAB_OK);
+        assert_status(reduce_sum(REDUCE_SINGLE_PASS, in, n, 256, scratch, out), LAB_OK);
         gpu_sync();
         gpu_download(&got, out, sizeof got);
         assert_int_equal(got, (int)want);
@@ -161,19 +161,19 @@ static void args_rejected(void)
     scratch = gpu_alloc(reduce_scratch_bytes(REDUCE_INTERLEAVED_DIVERGENT, n, 2));
     for (int v = 0; v < REDUCE_VARIANTS; v++) {
         unsigned t = REDUCE_THREADS;
-        assert_int_equal(reduce_sum(v, none, n, t, scratch, out), LAB_EINVAL);
-        assert_int_equal(reduce_sum(v, in, n, t, scratch, none), LAB_EINVAL);
-        assert_int_equal(reduce_sum(v, in, 0, t, scratch, out), LAB_EINVAL);
-        assert_int_equal(reduce_sum(v, in, n + 1, t, scratch, out), LAB_EINVAL);
-        assert_int_equal(reduce_sum(v, in, (size_t)INT_MAX + 1, t, scratch, out), LAB_EINVAL);
-        assert_int_equal(reduce_sum(v, in, n, 0, scratch, out), LAB_EINVAL);
-        assert_int_equal(reduce_sum(v, in, n, 2048, scratch, out), LAB_EINVAL);
+        assert_status(reduce_sum(v, none, n, t, scratch, out), LAB_EINVAL);
+        assert_status(reduce_sum(v, in, n, t, scratch, none), LAB_EINVAL);
+        assert_status(reduce_sum(v, in, 0, t, scratch, out), LAB_EINVAL);
+        assert_status(reduce_sum(v, in, n + 1, t, scratch, out), LAB_EINVAL);
+        assert_status(reduce_sum(v, in, (size_t)INT_MAX + 1, t, scratch, out), LAB_EINVAL);
+        assert_status(reduce_sum(v, in, n, 0, scratch, out), LAB_EINVAL);
+        assert_status(reduce_sum(v, in, n, 2048, scratch, out), LAB_EINVAL);
         if (!reduce_facts[v].atomic) {
             struct gpu_buf small = {scratch.ptr, reduce_scratch_bytes(v, n, t) - 1};
-            assert_int_equal(reduce_sum(v, in, n, 100, scratch, out), LAB_EINVAL); /* not 2^k */
+            assert_status(reduce_sum(v, in, n, 100, scratch, out), LAB_EINVAL); /* not 2^k */
             assert_int_equal(reduce_threads_ok(v, 100), 0);
-            assert_int_equal(reduce_sum(v, in, n, t, none, out), LAB_EINVAL);
-            assert_int_equal(reduce_sum(v, in, n, t, small, out), LAB_EINVAL);
+            assert_status(reduce_sum(v, in, n, t, none, out), LAB_EINVAL);
+            assert_status(reduce_sum(v, in, n, t, small, out), LAB_EINVAL);
         } else {
             assert_int_equal(reduce_threads_ok(v, 100), 1);
             assert_int_equal(reduce_scratch_bytes(v, n, t), 0);
@@ -187,15 +187,15 @@ static void args_rejected(void)
         assert_int_equal(reduce_threads_ok(v, min), 1);
         if (min > 1) {
             assert_int_equal(reduce_threads_ok(v, min / 2), 0);
-            assert_int_equal(reduce_sum(v, in, n, min / 2, scratch, out), LAB_EINVAL);
+            assert_status(reduce_sum(v, in, n, min / 2, scratch, out), LAB_EINVAL);
         }
     }
-    assert_int_equal(reduce_sum(REDUCE_VARIANTS, in, n, 256, scratch, out), LAB_EINVAL);
-    assert_int_equal(reduce_sum((enum reduce_variant) - 1, in, n, 256, scratch, out), LAB_EINVAL);
+    assert_status(reduce_sum(REDUCE_VARIANTS, in, n, 256, scratch, out), LAB_EINVAL);
+    assert_status(reduce_sum((enum reduce_variant) - 1, in, n, 256, scratch, out), LAB_EINVAL);
     for (int v = 0; v < REDUCE_VARIANTS; v++) {
         struct gpu_buf odd = {(char *)in.ptr + 4, in.bytes - 4}; /* not 16-byte aligned */
         if (reduce_facts[v].int4_loads)
-            assert_int_equal(reduce_sum(v, odd, 10, 256, scratch, out), LAB_EINVAL);
+            assert_status(reduce_sum(v, odd, 10, 256, scratch, out), LAB_EINVAL);
     }
     gpu_free(&in);
     gpu_free(&out);

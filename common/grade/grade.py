@@ -16,6 +16,7 @@ import argparse
 import base64
 import concurrent.futures
 import csv
+import fnmatch
 import glob
 import json
 import os
@@ -46,7 +47,8 @@ class PointsError(ValueError):
 
 def parse_points(text, source="points"):
     """Reads a points file. Lines (# starts a comment):
-         NAME POINTS [VISIBILITY]                 a test and what it is worth
+         NAME POINTS [VISIBILITY]                 a test and what it is worth (NAME may
+                                                  be a pattern: twice_gives_input.*)
          perf VARIANT >= VALUE UNIT POINTS [VIS]  a bench threshold, graded on a GPU only
          bench ARGS...                            arguments of the bench run for perf lines
        Returns {"tests": {name: (points, visibility)}, "perf": [...], "bench": [...],
@@ -98,6 +100,17 @@ def parse_visibility(words, default):
     return words[0]
 
 
+def points_for(table, name):
+    """(points, visibility) of a test: its own line, else the first pattern that matches it
+    (`twice_gives_input.* 0.5`: every variant's), else 1 point."""
+    if name in table:
+        return table[name]
+    for pattern, value in table.items():
+        if fnmatch.fnmatchcase(name, pattern):
+            return value
+    return 1.0, None
+
+
 def read_points(path):
     if not os.path.exists(path):
         return parse_points("")
@@ -125,21 +138,49 @@ def test_sources(root, lab, hidden=False):
                   if f.startswith("test_%s_" % lab) and f.endswith(".c"))
 
 
-def names_in_sources(paths, given_only=False):
-    """Test names from the test files' lists, as `--list` would print them when nothing
-    builds: TESTKIT_HOST/GIVEN/TEST(name), and for TESTKIT_VARIANTS(f) one test per
-    variant of the lab's table (the X(ID, "name", ...) rows of the headers the file
-    includes, found beside it in labs/*/ or common/). given_only: those that may pass in a
-    skeleton (HOST and GIVEN), as `--list-given` prints them."""
+def names_in_sources(paths, backend="cpu", given_only=False):
+    """Test names from the test files' lists, as `--list` prints them, whether or not the
+    student's code builds (so a lab's maximum score is the same when it does not):
+    TESTKIT_HOST/GIVEN/TEST(name), for TESTKIT_VARIANTS(f) one test per variant of the lab's
+    table (the X(ID, "name", ...) rows of the headers the file includes, found beside it in
+    labs/*/ or common/), and for TESTKIT_EACH(f) one named f.VARIANT per variant; entries
+    under #ifdef BACKEND_CUDA (or BACKEND_CPU) count on that backend only. given_only: those
+    that may pass in a skeleton (HOST and GIVEN), as `--list-given` prints them."""
     names = []
-    kinds = "HOST|GIVEN" if given_only else "HOST|GIVEN|TEST|VARIANTS"
+    kinds = "HOST|GIVEN" if given_only else "HOST|GIVEN|TEST|VARIANTS|EACH"
     for p in paths:
         with open(p, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+            text = backend_lines(f.read(), backend)
         for kind, name in re.findall(r"TESTKIT_(%s)\(\s*(\w+)\s*\)" % kinds, text):
-            found = variant_names(p, text) if kind == "VARIANTS" else [name]
+            if kind == "VARIANTS":
+                found = variant_names(p, text)
+            elif kind == "EACH":
+                found = ["%s.%s" % (name, v) for v in variant_names(p, text)]
+            else:
+                found = [name]
             names += [n for n in found if n not in names]
     return names
+
+
+def backend_lines(text, backend):
+    """text without the lines that #ifdef BACKEND_CUDA / BACKEND_CPU (and #ifndef, #else)
+    leave out on this backend; other conditionals are kept whole."""
+    defined = {"BACKEND_CUDA": backend == "cuda", "BACKEND_CPU": backend == "cpu"}
+    stack, kept = [], []  # per open #if: whether its lines are kept (None: not ours)
+    for line in text.splitlines():
+        m = re.match(r"\s*#\s*(ifdef|ifndef|if|else|elif|endif)\b\s*(\w*)", line)
+        if m and m.group(1) in ("ifdef", "ifndef"):
+            mine = m.group(2) in defined
+            stack.append(None if not mine else defined[m.group(2)] == (m.group(1) == "ifdef"))
+        elif m and m.group(1) == "if":
+            stack.append(None)
+        elif m and m.group(1) in ("else", "elif") and stack and stack[-1] is not None:
+            stack[-1] = not stack[-1]
+        elif m and m.group(1) == "endif" and stack:
+            stack.pop()
+        elif all(k is not False for k in stack):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def variant_names(test_path, text):
@@ -388,15 +429,6 @@ def compiler_message(log):
     return text[-OUTPUT_LIMIT:]
 
 
-def list_tests(binary, tree, workdir):
-    log_path = os.path.join(workdir, "list-%s.txt" % os.path.basename(binary))
-    rc, timed_out, _ = run_limited([binary, "--list"], tree, clean_env(), 60, log_path)
-    if rc != 0 or timed_out:
-        return None
-    with open(log_path, encoding="utf-8", errors="replace") as f:
-        return [w for w in (line.strip() for line in f) if re.fullmatch(r"\w+", w)]
-
-
 # ---------------------------------------------------------------- grading a lab
 
 def fmt(x):
@@ -443,7 +475,7 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
     broken = submission_note if submission_note and submission_note.startswith(
         "not submitted") else ""
     for suite, binary, sources, table, default_vis in suites:
-        names = names_in_sources(sources)
+        names = names_in_sources(sources, args.backend)  # not --list: the same whatever builds
         race_binary = os.path.join(build_dir(args, labdir, race=True), os.path.basename(binary))
         race_ok = False
         if broken:  # nothing to build, or the student's code already failed to
@@ -452,8 +484,6 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
             ok, log = make(args, tree, binary, workdir)
             why = "" if ok else ("did not compile (or link), so it scores 0:\n" +
                                  compiler_message(log))
-            if ok:
-                names = list_tests(os.path.join(tree, binary), tree, workdir) or names
             if ok and racechecked(args):
                 race_ok, log = make(args, tree, race_binary, workdir, race=True)
                 if not race_ok:
@@ -465,8 +495,8 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
         if not ok and not broken:
             lab.notes.append(why)
             broken = why
-        unknown = sorted(set(table) - set(names))
-        if ok and unknown:
+        unknown = sorted(p for p in table if not any(fnmatch.fnmatchcase(n, p) for n in names))
+        if unknown:
             lab.notes.append("points for tests that do not exist (typo?): " + ", ".join(unknown))
         chosen = [n for n in names if not args.tests or n in args.tests]
         results = {}
@@ -487,7 +517,7 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
                                      result["why"])
                     results[name] = result
         for name in chosen:
-            pts, vis = table.get(name, (1.0, None))
+            pts, vis = points_for(table, name)
             vis = vis or default_vis  # visible, or hidden for tests/hidden/
             result = results.get(name) or {"status": "failed", "why": why, "output": "",
                                            "secs": 0.0}
