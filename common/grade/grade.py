@@ -5,10 +5,14 @@ For each lab it builds the student's exercise files with our tests, headers and 
 (in a scratch copy of this tree, so a submission cannot change what it is graded by), runs
 every test in a process of its own under a time limit (a crash or a hang costs only the
 tests it touches), reads cmocka's JUnit XML, and scores each test from the lab's points
-file. On the CPU backend the tests run in strict mode (a barrier or a warp mask that leaves
-out threads is an error), and each test that passes runs again under the race checker
-(RACECHECK=1), where a race costs it. Output: DIR/results.json in Gradescope's format, DIR/labNN.xml (JUnit) per lab and a
-table on stdout. The JSON is written whatever happens, so a grading runner always gets one.
+file; the list of tests comes from the test sources, so a lab's maximum is the same
+whether or not the student's code builds. On the CPU backend the build has AddressSanitizer
+and UBSan (a memory or alignment error fails the test with the kernel's line), the tests
+run in strict mode (a barrier or a warp mask that leaves out threads is an error), and
+each test runs again under the race checker (RACECHECK=1): a race costs a test that passed,
+and explains one that failed. Output: DIR/results.json in Gradescope's format,
+DIR/labNN.xml (JUnit) per lab and a table on stdout. The JSON is written whatever happens,
+so a grading runner always gets one.
 
 Python 3.9 or later, standard library only: graders run on bare Debian/Ubuntu images.
 """
@@ -31,6 +35,9 @@ import threading
 import time
 import traceback
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import run_tests  # noqa: E402  (common/run_tests.py: how `make labNN test` explains a failure)
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 UNITS = ("%peak", "%copy", "GB/s")
@@ -319,6 +326,13 @@ def tail(path, limit=OUTPUT_LIMIT):
     return ("[... %d bytes before this ...]\n" % (size - limit) if size > limit else "") + text
 
 
+def clip(text, limit=OUTPUT_LIMIT):
+    """The end of text, at most limit characters, saying what was left out."""
+    if len(text) <= limit:
+        return text
+    return "[... %d characters before this ...]\n" % (len(text) - limit) + text[-limit:]
+
+
 def signal_name(rc):
     try:
         return "%s (signal %d)" % (signal.Signals(-rc).name, -rc)
@@ -351,15 +365,23 @@ def run_test(binary, name, tree, timeout, workdir, backend="cpu"):
     writable(workdir)
     xml_path = os.path.join(workdir, "cmocka.xml")  # fresh: cmocka will not overwrite one
     log_path = os.path.join(workdir, "output.txt")
-    env = clean_env({"CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path})
+    env = clean_env({"CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path,
+                     "TESTKIT_CASES": "1"})
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=0")  # host leaks are not what labs grade
     if backend == "cpu":
         env["CUDA_CPU_STRICT"] = "1"
     rc, timed_out, secs = run_limited([binary, name], tree, env, timeout, log_path)
-    output = tail(log_path).replace(tree + os.sep, "")
+    output = tail(log_path, 1 << 20).replace(tree + os.sep, "")
     found = None if timed_out else read_junit(xml_path, name)
+    report = sanitizer_report(output)
+    if report:  # what the sanitizer says, the kernel's line first, instead of its dump
+        output = trim_report(output)
+    output = clip(output)
     if timed_out:
         status, why = "timeout", ("did not finish within its time limit of %.0f s (a hang: "
                                   "an endless loop, or threads waiting on each other?)" % timeout)
+    elif report and (found is None or found[0] != "passed"):
+        status, why = "crashed", "crashed: " + report
     elif rc < 0:
         status, why = "crashed", "crashed: %s" % signal_name(rc)
     elif found is None:
@@ -379,6 +401,31 @@ def run_test(binary, name, tree, timeout, workdir, backend="cpu"):
     return {"status": status, "why": why, "output": output, "secs": secs}
 
 
+def race_lines(output, limit=6):
+    """The race checker's and the strict mode's reports in a test's output (the CPU
+    backend's "cuda-cpu: race ..." lines, which name the kernel and its lines)."""
+    return [line for line in output.splitlines() if line.startswith("cuda-cpu: ")][:limit]
+
+
+def sanitizer_report(output):
+    """An AddressSanitizer or UBSan report in a few lines (the kind, the lab's lines it went
+    through, where the memory came from, the case the test was at), or ""."""
+    lines = output.splitlines()
+    found = run_tests.sanitizer_summary(lines)
+    if not found:
+        return ""
+    cases = [line[len("case: "):] for line in lines if line.startswith("case: ")]
+    return "\n".join(found + (["the test was at: " + cases[-1]] if cases else []))
+
+
+def trim_report(output):
+    """The output without the sanitizer's dump (runtime frames, shadow bytes), which the
+    report's summary replaces; the lines before it (seed, cases, messages) stay."""
+    start = re.search(r"^(=+\n)?==\d+==ERROR: |^\S+:\d+:\d+: runtime error: ", output, re.M)
+    return output[:start.start()].rstrip() + "\n[the sanitizer's report, in short, is above]" \
+        if start else output
+
+
 def skip_reason(output):
     for line in output.splitlines():
         if "skip" in line.lower() and "SKIPPED" not in line:
@@ -387,9 +434,10 @@ def skip_reason(output):
 
 
 def sanitized(args):
-    """Whether the builds use the CPU backend's sanitizers: only when asked (SANITIZE=1),
-    whatever `make labNN test` does by default."""
-    return "SANITIZE=1" in args.make_var
+    """Whether the builds use the CPU backend's AddressSanitizer and UBSan: yes on the CPU
+    backend (a memory bug fails its test with the kernel's line), unless SANITIZE=0."""
+    return "SANITIZE=1" in args.make_var or (args.backend == "cpu" and
+                                             "SANITIZE=0" not in args.make_var)
 
 
 def racechecked(args):
@@ -505,17 +553,21 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
             results = run_suite(args, tree, os.path.join(tree, binary), chosen,
                                 start + budget, os.path.join(workdir, suite))
             budget -= time.monotonic() - start
-        if race_ok:
+        if race_ok:  # a pass must hold there too; a wrong answer may find its cause there
             start = time.monotonic()
-            passed = [n for n in chosen if results.get(n, {}).get("status") == "passed"]
-            raced = run_suite(args, tree, os.path.join(tree, race_binary), passed,
+            again = [n for n in chosen if results.get(n, {}).get("status") in ("passed", "failed")]
+            raced = run_suite(args, tree, os.path.join(tree, race_binary), again,
                               start + budget, os.path.join(workdir, suite + "-race"))
             budget -= time.monotonic() - start
             for name, result in raced.items():
-                if result["status"] != "passed":
+                first = results[name]
+                if first["status"] == "passed" and result["status"] != "passed":
                     result["why"] = ("under the race checker (the CPU backend's RACECHECK=1), " +
                                      result["why"])
                     results[name] = result
+                elif first["status"] == "failed" and race_lines(result["output"]):
+                    first["why"] += ("\nThe race checker (RACECHECK=1) found why:\n" +
+                                     "\n".join(race_lines(result["output"])))
         for name in chosen:
             pts, vis = points_for(table, name)
             vis = vis or default_vis  # visible, or hidden for tests/hidden/
@@ -735,7 +787,10 @@ def parse_args(argv):
     ap.add_argument("--build-timeout", type=float, default=600.0, help="seconds per build")
     ap.add_argument("--make-var", action="append", default=[], metavar="VAR=VALUE",
                     help="for the builds, e.g. ARCH=native; repeatable")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="tests run side by side (and make's -j)")
+    ap.add_argument("--class-jobs", type=int, default=os.cpu_count() or 1,
+                    help="with --class: submissions graded side by side")
     ap.add_argument("--no-hidden", dest="hidden", action="store_false",
                     help="leave out tests/hidden/")
     ap.add_argument("--no-racecheck", dest="racecheck", action="store_false",
@@ -790,10 +845,11 @@ def chosen_labs(args, notes):
     return {n: d for n, d in labs.items() if not args.labs or n in args.labs}
 
 
-def grade_one(args, student, out, base=None):
+def grade_one(args, student, out, base=None, say=None):
     """Grades one submission into out/. base: a scratch tree already built (class
-    grading), copied with its mtimes so that make rebuilds only the student's files.
-    Returns (results, stopped)."""
+    grading), copied with its mtimes so that make rebuilds only the student's files. say:
+    where its lines go (default: printed as they come). Returns (results, stopped)."""
+    say = say or (lambda line: print(line, flush=True))
     start = time.monotonic()
     os.makedirs(out, exist_ok=True)
     labs_done, notes, stopped = [], [], False
@@ -803,9 +859,9 @@ def grade_one(args, student, out, base=None):
     try:
         labs = chosen_labs(args, notes)
         what = "solutions/" if args.solution else student or "this checkout"
-        print("grading %s: %s, backend %s, %.0f s per test, %.0f s per lab" % (
+        say("grading %s: %s, backend %s, %.0f s per test, %.0f s per lab" % (
             what, " ".join("lab" + n for n in labs), args.backend, args.test_timeout,
-            args.lab_timeout), flush=True)
+            args.lab_timeout))
         if base:
             tree = os.path.join(scratch, "tree")
             shutil.copytree(base, tree, symlinks=True)
@@ -819,8 +875,7 @@ def grade_one(args, student, out, base=None):
             labs_done.append(lab)
             junit(lab, os.path.join(out, "lab%s.xml" % num))
             s, m = lab.score()
-            print("  %s: %d/%d passed, %s/%s points" % (
-                (lab.lab,) + lab.passed() + (fmt(s), fmt(m))), flush=True)
+            say("  %s: %d/%d passed, %s/%s points" % ((lab.lab,) + lab.passed() + (fmt(s), fmt(m))))
     except Stopped:
         stopped = True
         notes.append("the grading was stopped (SIGTERM) before its end: the labs not "
@@ -833,12 +888,11 @@ def grade_one(args, student, out, base=None):
         with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)
         if args.keep:
-            print("scratch tree kept: " + scratch)
+            say("scratch tree kept: " + scratch)
         else:
             shutil.rmtree(scratch, ignore_errors=True)
-    print()
-    print(summary(labs_done, notes))
-    print("\n%s/results.json written (%s of %s points)\n" % (
+    say("\n" + summary(labs_done, notes))
+    say("\n%s/results.json written (%s of %s points)\n" % (
         out.rstrip("/"), fmt(results["score"]), fmt(results["max_score"])))
     results["graded"] = bool(labs_done) or not notes
     return results, stopped
@@ -847,12 +901,15 @@ def grade_one(args, student, out, base=None):
 def grade_class(args):
     """Every folder of --class is a submission: OUT/NAME/ gets its results.json and
     JUnit XML, OUT/class.csv a row per student (points per lab, hidden tests included).
-    What the labs share (the CPU backend, common code, tests) is built once."""
+    What the labs share (the CPU backend, common code, tests) is built once; then
+    --class-jobs submissions are graded side by side, each in its own scratch tree, the
+    cores shared out between them. Each one's report is printed whole, in name order."""
     students = sorted(d for d in os.listdir(args.class_dir)
                       if os.path.isdir(os.path.join(args.class_dir, d)) and d[0] != ".")
     labs = chosen_labs(args, [])
     base_dir = tempfile.mkdtemp(prefix="grade-base-")
     rows = []
+    workers = max(1, min(args.class_jobs, len(students)))
     try:
         base = scratch_tree(args.root, base_dir)
         print("class of %d: building what the labs share" % len(students), flush=True)
@@ -863,17 +920,27 @@ def grade_class(args):
                 if racechecked(args):
                     make(args, base, os.path.join(build_dir(args, labdir, race=True), binary),
                          base_dir, race=True)
-        for name in students:
+        args.jobs = max(1, args.jobs // workers)
+        print("grading %d at a time, %d jobs each" % (workers, args.jobs), flush=True)
+
+        def one(name):
+            lines = []
             results, stopped = grade_one(args, os.path.join(args.class_dir, name),
-                                         os.path.join(args.out, name), base)
-            per_lab = {}
-            for t in results["tests"]:
-                lab = t["name"].split()[0]
-                per_lab[lab] = per_lab.get(lab, 0) + t["score"]
-            rows.append([name] + [fmt(per_lab.get("lab" + n, 0)) for n in labs] +
-                        [fmt(results["score"]), fmt(results["max_score"])])
-            if stopped:
-                break
+                                         os.path.join(args.out, name), base, lines.append)
+            return "\n".join(lines), results, stopped
+        with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+            for name, (report, results, stopped) in zip(students, pool.map(one, students)):
+                print("--- %s\n%s" % (name, report), flush=True)
+                per_lab = {}
+                for t in results["tests"]:
+                    lab = t["name"].split()[0]
+                    per_lab[lab] = per_lab.get(lab, 0) + t["score"]
+                rows.append([name] + [fmt(per_lab.get("lab" + n, 0)) for n in labs] +
+                            [fmt(results["score"]), fmt(results["max_score"])])
+                if stopped:
+                    break
+    except Stopped:
+        print("the grading was stopped (SIGTERM): class.csv has the students graded so far")
     finally:
         shutil.rmtree(base_dir, ignore_errors=True)
         os.makedirs(args.out, exist_ok=True)

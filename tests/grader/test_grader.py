@@ -16,9 +16,11 @@ flow), and run the Gradescope autograder as Gradescope does.
 import argparse
 import base64
 import csv
+import fnmatch
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,10 +49,6 @@ FAULTS = {
     # add_one_block steps by blockIdx.x, 0 in its one block: test one_block hangs
     "hang/lab01-vector-add/vector_add.cu": [
         ("i < n; i += blockDim.x)", "i < n; i += blockIdx.x)")],
-    # lab06: the global atomic baseline adds with a plain +=: the right sum on the CPU
-    # backend, where threads switch only at barriers; the race checker loses it that test
-    "race/reduction.cu": [
-        ("        atomicAdd(out, in[i]);", "        *out += in[i];")],
     # the 2D launcher writes through a count used as an (aligned) address (SIGSEGV), the float4
     # launcher calls abort(): tests grid_2d and grid_stride_float4 crash
     "crash/labs/lab01-vector-add/vector_add.cu": [
@@ -60,11 +58,95 @@ FAULTS = {
 }
 
 
-SOLUTIONS = {"vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction"}
+SOLUTIONS = {"vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction",
+             "transpose.cu": "lab07-transpose"}
+
+# The wrong submissions a class brings, one bug each, made from the solutions like FAULTS:
+# NAME: (FILE, [(old, new)], LOSERS, MARK). Each loses points in the tests that LOSERS (regular
+# expressions over "labNN test") match, at least one test each, and only there; MARK: the
+# text ending on a line that the feedback of a losing test names as FILE:LINE (a sanitizer, the
+# race checker or the strict mode found it), or None where only the answer is wrong.
+WRONG = {
+    # lab01: the float4 kernel forgets the last n % 4 elements
+    "tail_dropped": ("vector_add.cu", [
+        ("    for (size_t i = n / 4 * 4 + first; i < n; i += stride)\n        c[i] = a[i] + b[i];\n",
+         "")], [r"lab01 grid_stride_float4", r"lab01 hidden/float4_tails"], None),
+    # lab01: a bounds check one too far: a write past the end of c
+    "past_the_end": ("vector_add.cu", [
+        ("    if (i < n)\n        c[i] = a[i] + b[i];", "    if (i <= n)\n        c[i] = a[i] + b[i];")],
+        [r"lab01 thread_per_element", r"lab01 hidden/no_writes_past_n\.thread_per_element"],
+        "    if (i <= n)\n        c[i] = a[i] + b[i];"),
+    # lab01: the 2D index with row and column swapped
+    "swapped_index": ("vector_add.cu", [
+        ("    size_t i = row * ROW + col;", "    size_t i = col * ROW + row;")],
+        [r"lab01 grid_2d"], None),
+    # lab06: no barrier between the tree's steps
+    "missing_barrier": ("reduction.cu", [
+        ("            sdata[index] += sdata[index + s];\n        __syncthreads();\n",
+         "            sdata[index] += sdata[index + s];\n")],
+        [r"lab06 interleaved_strided"], "sdata[index] += sdata[index + s];"),
+    # lab06: the barrier moved into the branch that only some threads take
+    "barrier_in_branch": ("reduction.cu", [
+        ("    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n        if (tid < s)\n"
+         "            sdata[tid] += sdata[tid + s];\n        __syncthreads();\n    }\n",
+         "    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n        if (tid < s) {\n"
+         "            sdata[tid] += sdata[tid + s];\n            __syncthreads();\n        }\n"
+         "    }\n")], [r"lab06 sequential"],
+        "            sdata[tid] += sdata[tid + s];\n            __syncthreads();"),
+    # lab06: the total added with a plain +=: a lost update, right in the plain build
+    "race_on_total": ("reduction.cu", [
+        ("        atomicAdd(out, in[i]);", "        *out += in[i];")],
+        [r"lab06 global_atomic", r"lab06 atomic_odd_block_sizes"], "*out += in[i];"),
+    # lab06: the writer's fence left out: the last block may read a stale partial
+    "missing_fence": ("reduction.cu", [
+        ("        partials[blockIdx.x] = sum;\n        __threadfence();\n",
+         "        partials[blockIdx.x] = sum;\n")],
+        [r"lab06 single_pass", r"lab06 single_pass_repeated"], "partials[blockIdx.x] = sum;"),
+    # lab06: "the last block" taken to be the one with the last index, not the last to finish
+    "block_order": ("reduction.cu", [
+        ("        last = atomicAdd(done, 1u) == gridDim.x - 1;",
+         "        atomicAdd(done, 1u);\n        last = blockIdx.x == gridDim.x - 1;")],
+        [r"lab06 single_pass"], None),
+    # lab07: the tiled transpose without its barrier
+    "tile_missing_barrier": ("transpose.cu", [
+        ("            tile[threadIdx.y + j][threadIdx.x] = in[(row + j) * width + col];\n"
+         "    __syncthreads();\n    col = tile_y() * TILE + threadIdx.x;",
+         "            tile[threadIdx.y + j][threadIdx.x] = in[(row + j) * width + col];\n"
+         "    col = tile_y() * TILE + threadIdx.x;")],
+        [r"lab07 tiled", r"lab07 (twice_gives_input|unaligned_buffers)\.tiled"],
+        "out[(row + j) * height + col] = tile[threadIdx.x][threadIdx.y + j];"),
+    # lab07: float2 loads whatever the alignment
+    "misaligned": ("transpose.cu", [
+        ("    if (aligned && c + 2 <= cols)\n        return", "    if (c + 2 <= cols)\n        return")],
+        [r"lab07 tiled_64_float2", r"lab07 (twice_gives_input|unaligned_buffers)\.tiled_64_float2"],
+        "return ((const float2 *)m)[(r * cols + c) / 2];"),
+}
+
+# Right ones, written otherwise than the solutions: full marks.
+RIGHT = {
+    "early_return": ("vector_add.cu", [
+        ("    if (i < n)\n        c[i] = a[i] + b[i];", "    if (i >= n)\n        return;\n"
+         "    c[i] = a[i] + b[i];")]),
+    "halving_loop": ("reduction.cu", [
+        ("    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n        if (tid < s)",
+         "    for (unsigned s = blockDim.x >> 1; s >= 1; s /= 2) {\n        if (tid < s)")]),
+    "one_loop_copy": ("transpose.cu", [
+        ("            v[j] = in[(row + j * BLOCK_ROWS) * width + col];\n    for (int j = 0; "
+         "j < TILE / BLOCK_ROWS; j++)\n        if (col < width && row + j * BLOCK_ROWS < height)\n"
+         "            out[(row + j * BLOCK_ROWS) * width + col] = v[j];",
+         "            out[(row + j * BLOCK_ROWS) * width + col] = "
+         "in[(row + j * BLOCK_ROWS) * width + col];")]),
+}
 
 
 def make_fixtures():
-    for path, edits in FAULTS.items():
+    faults = dict(FAULTS)
+    for kind, table in (("wrong", WRONG), ("right", RIGHT)):
+        for name, (file, edits, *_) in table.items():
+            faults["class/%s_%s/%s" % (kind, name, file)] = edits
+    for name, lab in SOLUTIONS.items():
+        faults["class/right_solutions/%s/%s" % (lab, name)] = []
+    for path, edits in faults.items():
         name = os.path.basename(path)
         with open(os.path.join(ROOT, "solutions", SOLUTIONS[name], name), encoding="utf-8") as f:
             text = f.read()
@@ -142,7 +224,8 @@ class PointsFile(unittest.TestCase):
                     lab = f[:-len(".txt")]
                     self.assertIn(lab[3:], labs)
                     names = grade.names_in_sources(grade.test_sources(ROOT, lab, where == "hidden"))
-                    self.assertEqual(sorted(set(p["tests"]) - set(names)), [])
+                    self.assertEqual([t for t in p["tests"]  # a line or pattern per real test
+                                      if not fnmatch.filter(names, t)], [])
                     labdir = os.path.join(ROOT, "labs", labs[lab[3:]])
                     text = "".join(read(os.path.join(labdir, f)) for f in os.listdir(labdir)
                                    if f.endswith((".h", ".c")))
@@ -204,10 +287,46 @@ class Parts(unittest.TestCase):
                    '    X(X_SLOW, "slow",\n      "why", 0)\n')
         path = self.write("tests/test_lab99_x.c", '#include "x.h"\n'
                           "static const struct testkit_test tests[] = {\n"
-                          "    TESTKIT_HOST(ref), TESTKIT_GIVEN(args),\n"
-                          "    TESTKIT_VARIANTS(works), TESTKIT_TEST(other),\n};")
-        self.assertEqual(grade.names_in_sources([path]), ["ref", "args", "fast", "slow", "other"])
+                          "    TESTKIT_HOST(ref), TESTKIT_GIVEN(args),\n#ifdef BACKEND_CUDA\n"
+                          "    TESTKIT_GIVEN(lib),\n#else\n    TESTKIT_TEST(cpu),\n#endif\n"
+                          "#ifndef NDEBUG\n    TESTKIT_VARIANTS(works), TESTKIT_TEST(other),\n"
+                          "#endif\n    TESTKIT_EACH(twice),\n};")
+        each = ["twice.fast", "twice.slow"]
+        self.assertEqual(grade.names_in_sources([path]),
+                         ["ref", "args", "cpu", "fast", "slow", "other"] + each)
+        self.assertEqual(grade.names_in_sources([path], "cuda"),
+                         ["ref", "args", "lib", "fast", "slow", "other"] + each)
         self.assertEqual(grade.names_in_sources([path], given_only=True), ["ref", "args"])
+
+    def test_points_by_pattern(self):
+        table = grade.parse_points("twice.fast 3\ntwice.* 0.5 hidden\n")["tests"]
+        self.assertEqual(grade.points_for(table, "twice.fast"), (3.0, None))
+        self.assertEqual(grade.points_for(table, "twice.slow"), (0.5, "hidden"))
+        self.assertEqual(grade.points_for(table, "other"), (1.0, None))
+
+    def test_sanitizer_report_trimmed(self):
+        dump = ("random seed 7\ncase: one_block, n = 1, order forward\n"
+                "=================================================================\n"
+                "==123==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6 at pc 0x5\n"
+                "WRITE of size 4 at 0x6 thread T0\n"
+                "    #0 0x5 in add_one_block(float const*) labs/lab01-x/k.cu:20\n"
+                "    #1 0x5 in operator()<float const*> labs/lab01-x/k.cu:115\n"
+                "    #4 0x5 in fiber_main common/cpu/runtime.cpp:358\n"
+                "allocated by thread T0 here:\n"
+                "    #2 0x5 in gpu_alloc common/gpu.cu:10\n"
+                "    #3 0x5 in sum_matches tests/test_lab01_x.c:27\n"
+                "SUMMARY: AddressSanitizer: heap-buffer-overflow labs/lab01-x/k.cu:20 in k\n"
+                "Shadow bytes around the buggy address:\n==123==ABORTING\n")
+        report = grade.sanitizer_report(dump)
+        self.assertEqual(report.splitlines(), [
+            "AddressSanitizer: heap-buffer-overflow (WRITE of size 4)",
+            "at labs/lab01-x/k.cu:20 in add_one_block", "launched at labs/lab01-x/k.cu:115",
+            "the memory was allocated at tests/test_lab01_x.c:27",
+            "the test was at: one_block, n = 1, order forward"])
+        trimmed = grade.trim_report(dump)
+        self.assertIn("case: one_block", trimmed)
+        self.assertNotIn("runtime.cpp", trimmed)
+        self.assertNotIn("Shadow", trimmed)
 
     def test_reports(self):
         lab = grade.Lab("01", "lab01-x")
@@ -429,27 +548,81 @@ class Crash(GradingBase):
 
     def test_only_the_crashing_tests_lose(self):
         self.assert_only_these_lose({"lab01 grid_2d", "lab01 grid_stride_float4",
-                                     "lab01 hidden/no_writes_past_n", "lab01 hidden/float4_tails"},
-                                    "crashed")
+                                     "lab01 hidden/no_writes_past_n.grid_2d",
+                                     "lab01 hidden/no_writes_past_n.grid_stride_float4",
+                                     "lab01 hidden/float4_tails"}, "crashed")
 
-    def test_signals_named(self):
-        self.assertIn("Segmentation fault", self.tests["lab01 grid_2d"]["output"])
+    def test_signals_named_with_the_line(self):
+        """AddressSanitizer names the bad write's line; an abort is named as a signal."""
+        crash = os.path.join(FIXTURES, "crash", "labs", "lab01-vector-add", "vector_add.cu")
+        where = "vector_add.cu:%d" % line_of(crash, "*(int *)(size_t)(64 * blocks) = 0;")
+        self.assertIn("SEGV", self.tests["lab01 grid_2d"]["output"])
+        self.assertIn(where, self.tests["lab01 grid_2d"]["output"].splitlines()[1])
         self.assertIn("SIGABRT", self.tests["lab01 grid_stride_float4"]["output"])
 
 
-class Race(GradingBase):
-    """lab06 with a lost-update race on its total: right in the plain build, so only the
-    race checker's run takes the points of the two tests of that kernel, and says where."""
-    args = ("--student", os.path.join(FIXTURES, "race"), "--no-hidden")
-    lab = "06"
-    racecheck = True
+def line_of(path, mark):
+    """The line number of the last line of mark in the file at path."""
+    text = read(path)
+    return text[:text.index(mark) + len(mark)].count("\n") + 1
 
-    def test_only_the_racing_test_loses(self):
-        if BACKEND != "cpu":
-            self.skipTest("the race checker is the CPU backend's")
-        self.assert_only_these_lose({"lab06 global_atomic", "lab06 atomic_odd_block_sizes"},
-                                    "race in kernel reduce_global_atomic")
-        self.assertIn("under the race checker", self.tests["lab06 global_atomic"]["output"])
+
+class WrongSubmissions(unittest.TestCase):
+    """A class of wrong and right submissions (WRONG, RIGHT, and the solutions) graded as
+    one `make grade CLASS=...` of lab01, lab06 and lab07, two at a time: every wrong one
+    loses points in the tests named for its variant and only there, with the bug's line
+    where a tool can see it; every right one scores full marks."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not KERNELS_RUN or BACKEND != "cpu":
+            raise unittest.SkipTest("needs the CPU backend: its race checker and strict mode")
+        cls.out = tempfile.mkdtemp(prefix="test-grader-class-")
+        start = time.monotonic()
+        p = subprocess.run(["make", "--no-print-directory", "grade",
+                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=01 06 07",
+                            "JOBS=2", "GRADE_OUT=" + cls.out, "BACKEND=" + BACKEND],
+                           cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=1800)
+        cls.secs, cls.stdout = time.monotonic() - start, p.stdout
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.out, ignore_errors=True)
+
+    def results(self, student):
+        with open(os.path.join(self.out, student, "results.json"), encoding="utf-8") as f:
+            return json.load(f)
+
+    def test_wrong_ones_lose_where_named(self):
+        for name, (file, _, losers, mark) in WRONG.items():
+            with self.subTest(submission=name):
+                lab = "lab" + SOLUTIONS[file][3:5]
+                tests = [t for t in self.results("wrong_" + name)["tests"]
+                         if t["name"].startswith(lab) and t["max_score"] > 0]
+                lost = [t for t in tests if t["score"] < t["max_score"]]
+                names = [t["name"] for t in lost]
+                for pattern in losers:
+                    self.assertTrue([n for n in names if re.fullmatch(pattern, n)],
+                                    "%s: no test lost that matches %s" % (name, pattern))
+                stray = [n for n in names if not any(re.fullmatch(p, n) for p in losers)]
+                self.assertEqual(stray, [], "%s lost points in tests it should not" % name)
+                if mark:
+                    where = "%s:%d" % (file, line_of(os.path.join(
+                        FIXTURES, "class", "wrong_" + name, file), mark))
+                    self.assertTrue([t for t in lost if where in t["output"]],
+                                    "%s: no feedback names %s:\n%s" % (
+                                        name, where, lost[0]["output"] if lost else ""))
+
+    def test_right_ones_score_full_marks(self):
+        for name in ["right_" + n for n in RIGHT] + ["right_solutions"]:
+            with self.subTest(submission=name):
+                r = self.results(name)
+                graded = [t for t in r["tests"] if t["max_score"] > 0 and "not submitted"
+                          not in t["output"]]
+                self.assertGreater(len(graded), 0)
+                self.assertEqual([t["name"] for t in graded if t["score"] < t["max_score"]], [],
+                                 self.stdout[-3000:])
 
 
 class Hang(GradingBase):
