@@ -50,8 +50,9 @@ static void check_sum(enum reduce_variant v, const int *x, size_t n, unsigned th
         gpu_poison(scratch);
         status = reduce_sum(v, in, n, threads, scratch, out);
         if (status != LAB_OK)
-            fail_msg("%s, n = %zu, %u threads, order %s: %s", reduce_variants[v].name, n, threads,
-                     testkit_order_name(o), lab_strerror(status));
+            fail_msg("%s, n = %zu, %u threads, order %s: returned %s, want LAB_OK %s",
+                     reduce_variants[v].name, n, threads, testkit_order_name(o),
+                     lab_status_name(status), status == LAB_ECUDA ? lab_cuda_failure() : "");
         gpu_sync();
         gpu_download(&got, out, sizeof got);
         if (got != (int)want)

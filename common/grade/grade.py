@@ -393,12 +393,23 @@ def run_test(binary, name, tree, timeout, workdir, backend="cpu"):
     elif found[0] == "failed" and "failed with exception" in found[1]:
         status, why = "crashed", "crashed: " + found[1]  # a signal that cmocka caught
     elif found[0] == "failed":
-        status, why = "failed", "failed: " + (found[1] or "see the output")
+        status, why = "failed", "failed: " + failure_text(output, found[1])
     elif rc != 0:
         status, why = "crashed", "passed, but its process then exited with status %d" % rc
     else:
         status, why = "passed", "passed"
     return {"status": status, "why": why, "output": output, "secs": secs}
+
+
+def failure_text(output, message):
+    """Why a test failed, in a few lines: the backend's reports and the test's messages
+    (cmocka prints them, its XML keeps only "file:line: error: Failure!"), then where."""
+    shown = [line for line in run_tests.explain("failed", output.splitlines(), 0)
+             if line != "failed"]
+    where = re.search(r"(\S+:\d+): error", message or "")
+    if where:
+        shown.append("(the test's check at %s)" % where.group(1))
+    return "\n".join(shown) or message or "see the output"
 
 
 def race_lines(output, limit=6):
