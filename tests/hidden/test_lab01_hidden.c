@@ -1,7 +1,8 @@
 /* lab01 hidden tests: run by `make grade` only, never shipped to students (make dist leaves
  * tests/hidden/ out). They check promises the visible tests leave open: each variant writes
  * nothing past c[n - 1] (a test per variant, blind to the sum, which the visible tests
- * check), and the float4 kernel gets every tail length (n % 4 = 1, 2, 3) right. Their points and visibility are in tests/hidden/lab01.txt. */
+ * check), the float4 kernel gets every tail length (n % 4 = 1, 2, 3) right, and grid_2d
+ * takes a matrix of more than 65535 rows. Their points and visibility are in tests/hidden/lab01.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -66,9 +67,46 @@ static void float4_tails(void)
         check_sum_and_spare(ADD_GRID_STRIDE_FLOAT4, sizes[s], 1);
 }
 
+/* grid_2d on 65536 rows of 1024 floats and one more element (3 x 268 MB on the device, 2 on
+ * the host): the visible sizes stop at 16385 rows. A grid of 32 x 8 blocks needs 8193 of
+ * them down; a launcher that gives each row its own block row (forgetting blockDim.y) asks
+ * for 65537 > 65535 and refuses with LAB_EINVAL, and a kernel that drops blockIdx.y's rows
+ * past 65535 is caught too. The solution refuses only past 65535 * 8 rows (n > 536,862,720:
+ * 6.4 GB, too large here). One thread order: it does not change which rows a grid covers.
+ * Under the race checker (2^17 elements at most) the largest size it allows. */
+static void grid_2d_many_rows(void)
+{
+    size_t n = 65535 * (size_t)1024 + 1, bytes, bad;
+    if (n > testkit_max_size())
+        n = testkit_max_size() + 1;
+    bytes = n * sizeof(float);
+    float *a = malloc(bytes), *b = malloc(bytes);
+    struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
+    testkit_floats(a, n, -1e3f, 1e3f);
+    testkit_floats(b, n, -1e3f, 1e3f);
+    gpu_upload(da, a, bytes);
+    gpu_upload(db, b, bytes);
+    vector_add_cpu(a, b, a, n); /* a becomes the sum, b the result read back */
+    testkit_set_order(0);
+    testkit_case("grid_2d, n = %zu, order %s", n, testkit_order_name(0));
+    assert_status(vector_add(ADD_GRID_2D, da, db, dc, n), LAB_OK);
+    gpu_sync();
+    gpu_download(b, dc, bytes);
+    bad = lab_first_diff(b, a, n, sizeof(float));
+    if (bad < n)
+        fail_msg("grid_2d, n = %zu, order %s: c[%zu] (row %zu) = %g, want %g", n,
+                 testkit_order_name(0), bad, bad / 1024, b[bad], a[bad]);
+    gpu_free(&da);
+    gpu_free(&db);
+    gpu_free(&dc);
+    free(a);
+    free(b);
+}
+
 static const struct testkit_test tests[] = {
     TESTKIT_EACH(no_writes_past_n),
     TESTKIT_TEST(float4_tails),
+    TESTKIT_TEST(grid_2d_many_rows),
 };
 
 TESTKIT_MAIN("lab01_vector_add_hidden", tests, vector_add_variants, ADD_VARIANTS)

@@ -1,0 +1,130 @@
+/* lab07 hidden tests: run by `make grade` only, never shipped to students (make dist leaves
+ * tests/hidden/ out). They check promises the visible tests leave open, a test per variant:
+ * matrices with more tiles down the grid than gridDim.y's 65535 (the launcher folds them into
+ * gridDim.z), every width and height around the tiles and vector widths (and 0, which writes
+ * nothing), and buffers at offsets that leave one side aligned and not the other. Every case
+ * also checks that nothing around out was written. Points and visibility: tests/hidden/lab07.txt. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "lab.h"
+#include "testkit.h"
+#include "transpose.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Bytes of poison before and after out (and room before in): a multiple of 16, so an offset
+ * into the buffer keeps the alignment the offset alone gives. */
+enum { MARGIN = 64 };
+
+static size_t elem(int v)
+{
+    return transpose_facts[v].elem;
+}
+
+/* Variant v on a w x h matrix of random elements, placed in_off bytes after an aligned
+ * start, into an output out_off bytes after one, under the first `orders` thread orders:
+ * out must be the transpose (the copy for the copy rows), and the poison around it intact. */
+static void check(int v, size_t w, size_t h, size_t in_off, size_t out_off, int orders)
+{
+    const char *name = transpose_variants[v].name;
+    size_t n = w * h, bytes = n * elem(v), cols = transpose_facts[v].copy ? w : h, bad;
+    size_t span = MARGIN + out_off + bytes + MARGIN;
+    unsigned char *in = malloc(bytes + 1), *want = malloc(span), *got = malloc(span);
+    struct gpu_buf din = gpu_alloc(MARGIN + in_off + bytes), dout = gpu_alloc(span);
+    struct gpu_buf a = {(char *)din.ptr + MARGIN + in_off, bytes},
+                   b = {(char *)dout.ptr + MARGIN + out_off, bytes};
+    if (elem(v) == sizeof(float))
+        testkit_floats((float *)in, n, -1e3f, 1e3f);
+    else
+        testkit_bytes(in, bytes);
+    memset(want, 0xFF, span); /* the poison gpu_poison writes */
+    if (transpose_facts[v].copy)
+        memcpy(want + MARGIN + out_off, in, bytes);
+    else
+        transpose_cpu(in, want + MARGIN + out_off, w, h, elem(v));
+    if (bytes)
+        gpu_upload(a, in, bytes);
+    for (int o = 0; o < orders; o++) {
+        testkit_set_order(o);
+        testkit_case("%s, %zu x %zu, in at +%zu bytes, out at +%zu, order %s", name, w, h, in_off,
+                     out_off, testkit_order_name(o));
+        gpu_poison(dout);
+        assert_status(transpose((enum transpose_variant)v, a, b, w, h), LAB_OK);
+        gpu_sync();
+        gpu_download(got, dout, span);
+        bad = lab_first_diff(got + MARGIN + out_off, want + MARGIN + out_off, n, elem(v));
+        if (bad < n)
+            fail_msg("%s, %zu x %zu, in at +%zu bytes, out at +%zu, order %s: element %zu (row "
+                     "%zu, column %zu of the result) is wrong",
+                     name, w, h, in_off, out_off, testkit_order_name(o), bad, bad / cols,
+                     bad % cols);
+        bad = lab_first_diff(got, want, span, 1);
+        if (bad < span)
+            fail_msg("%s, %zu x %zu, in at +%zu bytes, out at +%zu, order %s: the byte %td "
+                     "bytes from out's start was written, outside out",
+                     name, w, h, in_off, out_off, testkit_order_name(o),
+                     (ptrdiff_t)bad - (ptrdiff_t)(MARGIN + out_off));
+    }
+    gpu_free(&din);
+    gpu_free(&dout);
+    free(in);
+    free(want);
+    free(got);
+}
+
+/* 1 x L and L x 1, L long enough that one of the two has more tile rows than gridDim.y's
+ * 65535 (the tall one, or the wide one for naive_cols, whose grid lies over out): the handout
+ * promises 1 x 3,000,000, and variants with 64- or 128-row tiles need longer sides to fold. A
+ * block must take its tile row from blockIdx.z * gridDim.y + blockIdx.y (tile_y()). Other
+ * shape: over 65535 blocks along gridDim.x. One order: folding does not depend on it. Under
+ * the race checker (2^17 elements at most) the same thin shapes, unfolded. */
+static void folded_grids(int v)
+{
+    size_t tile = transpose_facts[v].tile_h, side = 65537 * tile - 1; /* 65537 tile rows */
+    if (side > testkit_max_size())
+        side = testkit_max_size();
+    if (transpose_facts[v].over_out)
+        check(v, side, 1, 0, 0, 1);
+    else
+        check(v, 1, side, 0, 0, 1);
+}
+
+/* Every width and height around the vector widths (2, 4), the 32-wide tile and the variant
+ * family's larger tile (64 rows for floats, 128 pixels for images): partial and whole tiles,
+ * partial and whole 4-element words on either side, in all 100 combinations. And 0 x 32,
+ * 32 x 0: LAB_OK, nothing written. */
+static void tile_edges(int v)
+{
+    static const size_t floats[] = {2, 3, 4, 5, 31, 32, 33, 63, 64, 65};
+    static const size_t bytes[] = {2, 3, 4, 5, 31, 32, 33, 127, 128, 129};
+    const size_t *sides = elem(v) == 1 ? bytes : floats;
+    check(v, 0, 32, 0, 0, 1);
+    check(v, 32, 0, 0, 0, 1);
+    for (size_t i = 0; i < COUNT(floats); i++)
+        for (size_t j = 0; j < COUNT(floats); j++)
+            check(v, sides[i], sides[j], 0, 0, testkit_orders());
+}
+
+/* in and out at different offsets from an aligned start: one side aligned and the other not
+ * (each vector path must follow its own side's flag), and images at +2 and +3 bytes, which
+ * are neither word aligned nor +1. The sides are multiples of 4, so only the offsets stop
+ * the vector paths. launch.cu takes any offset (it falls back to scalar accesses). */
+static void odd_offsets(int v)
+{
+    static const size_t offsets[][2] = {{0, 1}, {1, 0}, {0, 2}, {2, 0}, {2, 3}, {3, 2}, {2, 2}};
+    for (size_t k = 0; k < COUNT(offsets); k++)
+        check(v, 260, 132, offsets[k][0] * elem(v), offsets[k][1] * elem(v), testkit_orders());
+}
+
+static const struct testkit_test tests[] = {
+    TESTKIT_EACH(folded_grids),
+    TESTKIT_EACH(tile_edges),
+    TESTKIT_EACH(odd_offsets),
+};
+
+TESTKIT_MAIN("lab07_transpose_hidden", tests, transpose_variants, TR_VARIANTS)
