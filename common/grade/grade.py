@@ -44,6 +44,9 @@ UNITS = ("%peak", "%copy", "GB/s")
 OUTPUT_LIMIT = 4000           # characters of a test's output kept in the report
 FILE_LIMIT = 64 << 20         # a test may write files up to this size (its log, its XML)
 COPY_IGNORE = {".git", "solutions", "grade", "dist", "build"}
+# What the scratch tree takes from build/cpu/: the CPU backend's runtimes and rewriter, built
+# from common/cpu/ alone (no student code), which every grading would otherwise rebuild.
+RUNTIME_BUILDS = ("runtime", "runtime-asan", "runtime-tsan", "cucc-rewrite")
 
 
 # ---------------------------------------------------------------- the points files
@@ -236,7 +239,8 @@ def find_in_submission(student, labdir, name):
 
 def scratch_tree(root, where):
     """A copy of our tree to build in, without solutions, grade outputs or build/ (objects
-    built by another compiler or from other sources must not slip into a grade)."""
+    built by another compiler or from other sources must not slip into a grade), but with
+    the CPU backend's runtimes (RUNTIME_BUILDS)."""
     def ignore(d, names):
         rel = os.path.relpath(d, root)
         if rel == ".":
@@ -246,6 +250,14 @@ def scratch_tree(root, where):
         return {"grader"} & set(names) if rel == "tests" else set()
     tree = os.path.join(where, "tree")
     shutil.copytree(root, tree, ignore=ignore, symlinks=True)
+    for name in RUNTIME_BUILDS:  # ours, from common/cpu/ alone: make rebuilds them if stale
+        src = os.path.join(root, "build", "cpu", name)
+        dst = os.path.join(tree, "build", "cpu", name)
+        if os.path.isdir(src):
+            shutil.copytree(src, dst, symlinks=True)
+        elif os.path.isfile(src):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(src, dst)
     os.chmod(tree, 0o755)  # whatever root's mode: the --run-as user works in here
     return tree
 

@@ -80,6 +80,10 @@ WRONG = {
     "swapped_index": ("vector_add.cu", [
         ("    size_t i = row * ROW + col;", "    size_t i = col * ROW + row;")],
         [r"lab01 grid_2d"], None),
+    # lab01: a block row per matrix row (blockDim.y forgotten): refused past 65535 rows
+    "grid_rows": ("vector_add.cu", [
+        ("        grid2.y = (unsigned)div_up(div_up(n, ROW), block.y);",
+         "        grid2.y = (unsigned)div_up(n, ROW);")], [r"lab01 hidden/grid_2d_many_rows"], None),
     # lab06: no barrier between the tree's steps
     "missing_barrier": ("reduction.cu", [
         ("            sdata[index] += sdata[index + s];\n        __syncthreads();\n",
@@ -120,6 +124,10 @@ WRONG = {
         ("    if (aligned && c + 2 <= cols)\n        return", "    if (c + 2 <= cols)\n        return")],
         [r"lab07 tiled_64_float2", r"lab07 (twice_gives_input|unaligned_buffers)\.tiled_64_float2"],
         "return ((const float2 *)m)[(r * cols + c) / 2];"),
+    # lab07: the tile's row from blockIdx.y alone, the rows folded into gridDim.z forgotten
+    "grid_folding": ("transpose.cu", [
+        ("    return (size_t)blockIdx.z * gridDim.y + blockIdx.y;", "    return blockIdx.y;")],
+        [r"lab07 hidden/folded_grids\..*"], None),
 }
 
 # Right ones, written otherwise than the solutions: full marks.

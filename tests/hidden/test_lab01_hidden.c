@@ -7,9 +7,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "gpu.h"
 #include "lab.h"
 #include "testkit.h"
 #include "vector_add.h"
@@ -103,10 +105,53 @@ static void grid_2d_many_rows(void)
     free(b);
 }
 
+#ifdef BACKEND_CUDA
+/* Past 2^31 elements (a GPU's business: 8.6 GB, more than a CPU backend test can take): an
+ * index computed in int (or a grid's product in unsigned) wraps there. The three vectors are
+ * one buffer, c = a + a, so that GPUs of 12 GB run it; values i % 4096 keep the sums exact.
+ * grid_2d may refuse (it has more rows than gridDim.y reaches); a GPU without the memory
+ * skips, which scores nothing, with the reason. */
+static void past_2_31(int v)
+{
+    size_t n = ((size_t)1 << 31) + 4099, bytes = n * sizeof(float), bad = n;
+    struct gpu_info info;
+    int status;
+    if (gpu_query(&info) != LAB_OK || info.global_bytes < bytes + ((size_t)1 << 30)) {
+        fprintf(stderr, "skipped: needs %.1f GB of device memory\n", bytes / 1e9 + 1);
+        skip();
+    }
+    float *x = malloc(bytes);
+    assert_non_null(x);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)(i % 4096);
+    struct gpu_buf d = gpu_alloc(bytes);
+    gpu_upload(d, x, bytes);
+    testkit_case("%s, n = %zu", vector_add_variants[v].name, n);
+    status = vector_add((enum vector_add_variant)v, d, d, d, n);
+    if (v == ADD_GRID_2D && status == LAB_EINVAL)
+        n = 0; /* refused, and nothing to check */
+    else
+        assert_status(status, LAB_OK);
+    gpu_sync();
+    gpu_download(x, d, bytes);
+    for (size_t i = 0; i < n && bad == n; i++)
+        if (x[i] != 2.0f * (float)(i % 4096))
+            bad = i;
+    if (bad < n)
+        fail_msg("%s, n = %zu: c[%zu] = %g, want %g (an index that wraps at 2^31 or 2^32?)",
+                 vector_add_variants[v].name, n, bad, x[bad], 2.0f * (float)(bad % 4096));
+    gpu_free(&d);
+    free(x);
+}
+#endif
+
 static const struct testkit_test tests[] = {
     TESTKIT_EACH(no_writes_past_n),
     TESTKIT_TEST(float4_tails),
     TESTKIT_TEST(grid_2d_many_rows),
+#ifdef BACKEND_CUDA
+    TESTKIT_EACH(past_2_31),
+#endif
 };
 
 TESTKIT_MAIN("lab01_vector_add_hidden", tests, vector_add_variants, ADD_VARIANTS)
