@@ -85,6 +85,11 @@ KERNELS_RUN = True  # set in main: whether this machine can run kernels at all
 SKIP_WHY = "skipped: needs the CPU backend (common/cpu/cpu.mk)"
 
 
+def work_tests(*variants):
+    """lab01's work_in_proportion tests of these variants, which the CPU backend alone has."""
+    return {"lab01 work_in_proportion." + v for v in variants} if BACKEND == "cpu" else set()
+
+
 def clean_env():
     return {k: v for k, v in os.environ.items()
             if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
@@ -429,8 +434,8 @@ class Crash(GradingBase):
 
     def test_only_the_crashing_tests_lose(self):
         self.assert_only_these_lose({"lab01 grid_2d", "lab01 grid_stride_float4",
-                                     "lab01 hidden/no_writes_past_n", "lab01 hidden/float4_tails"},
-                                    "crashed")
+                                     "lab01 hidden/no_writes_past_n", "lab01 hidden/float4_tails"}
+                                    | work_tests("grid_2d", "grid_stride_float4"), "crashed")
 
     def test_signals_named(self):
         self.assertIn("Segmentation fault", self.tests["lab01 grid_2d"]["output"])
@@ -456,7 +461,7 @@ class Hang(GradingBase):
     args = ("--student", os.path.join(FIXTURES, "hang"), "--test-timeout", "10", "--no-hidden")
 
     def test_only_the_hanging_tests_lose(self):
-        self.assert_only_these_lose({"lab01 one_block"},
+        self.assert_only_these_lose({"lab01 one_block"} | work_tests("one_block"),
                                     "time limit of 10 s")
 
     def test_within_the_limits(self):
@@ -591,7 +596,9 @@ class Dist(unittest.TestCase):
                            + MAKE_VARS[1:],
                            cwd=top, env=clean_env(), stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=300)
-        self.assertIn("lab01: 1 passed, 6 failed", p.stdout)  # built and ran the skeleton
+        failed = 6 + len(work_tests("one_block", "thread_per_element", "grid_stride", "grid_2d",
+                                    "grid_stride_float4"))
+        self.assertIn("lab01: 1 passed, %d failed" % failed, p.stdout)  # ran the skeleton
         self.assertNotIn("warning", p.stdout)  # its open TODOs warn of nothing
         with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
             readme = f.read()
