@@ -10,6 +10,9 @@
 #include "lab.h"
 #include "rng.h"
 #include "testkit.h"
+#ifdef BACKEND_CPU
+#include "cpu/include/cuda_cpu.h"
+#endif
 
 static struct rng stream;
 static int seeded;
@@ -114,6 +117,33 @@ const char *testkit_order_name(int i)
 {
     return orders[i];
 }
+
+#ifdef BACKEND_CPU
+static uint64_t work_start, threads_start;
+
+void testkit_work_begin(void)
+{
+    work_start = cuda_cpu_basic_blocks();
+    threads_start = cuda_cpu_threads_launched();
+}
+
+uint64_t testkit_work_threads(void)
+{
+    return cuda_cpu_threads_launched() - threads_start;
+}
+
+/* Every kernel thread runs a basic block at least: none counted is kernels built without the
+ * count, which would pass any bound. */
+uint64_t testkit_work(void)
+{
+    uint64_t work = cuda_cpu_basic_blocks() - work_start;
+    if (work == 0 && testkit_work_threads() > 0)
+        fail_msg("no work counted for %llu kernel threads: the lab's lab.mk must say "
+                 "labNN_COUNT_WORK := 1 (cucc --count-work)",
+                 (unsigned long long)testkit_work_threads());
+    return work;
+}
+#endif
 
 void testkit_status(int got, int want, const char *call, const char *file, int line)
 {

@@ -97,4 +97,14 @@ const char *testkit_order_name(int i);
  * on a few blocks as well as on millions; the plain test run covers the large sizes. */
 size_t testkit_max_size(void);
 
+#ifdef BACKEND_CPU
+/* The work that kernels do, as the CPU backend counts it (common/cpu/include/cuda_cpu.h):
+ * for tests that a kernel does no more work than its problem needs, which no clock can tell
+ * here. testkit_work_begin() starts a count; testkit_work() gives the basic blocks that
+ * kernel threads have executed since, testkit_work_threads() the threads launched since. */
+void testkit_work_begin(void);
+uint64_t testkit_work(void);
+uint64_t testkit_work_threads(void);
+#endif
+
 #endif

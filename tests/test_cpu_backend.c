@@ -31,6 +31,7 @@ int tk_constants(int *data, int n, const int *c16, int *total);
 int tk_stream(int *host, int n, float *ms);
 int tk_bad_launch(int which, int *cleared);
 int tk_device(long long *out);
+int tk_sms(void);
 int tk_missing_barrier(int *data, int n);
 int tk_wrong(int which, int lines[2]);
 int tk_oob_line(void);
@@ -45,6 +46,7 @@ int tk_texture(const int cfg[9], float border, const void *texels, int w, int h,
                const float *y, int n, float *out);
 void tk_channel_descs(int out[20]);
 int tk_texture_refused(int which);
+int tk_work(int iterations, unsigned long long counts[3]);
 
 enum { cudaErrorInvalidValue = 1, cudaErrorAssert = 710, cudaErrorLaunchFailure = 719 };
 
@@ -397,6 +399,12 @@ static void test_device(void **state)
     for (int k = 0; k < 20; k++)
         assert_int_equal(d[k], want[k]);
     assert_true(d[20] >= 7);
+    if (tk_is_cpu()) { /* an SM per worker, unless CUDA_CPU_SMS says otherwise */
+        assert_int_equal(tk_sms(), 1);
+        setenv("CUDA_CPU_SMS", "132", 1);
+        assert_int_equal(tk_sms(), 132);
+        unsetenv("CUDA_CPU_SMS");
+    }
 }
 
 /* ------------------------------------------------------------------ cooperative groups */
@@ -1105,6 +1113,32 @@ static void test_workers(void **state)
     free(in);
 }
 
+/* The work counter: kernel threads' basic blocks, the loop's the same at each iteration, a
+ * few at each thread's start; none for host code, though built as the kernel is; the same
+ * summed over two workers. */
+static void test_work(void **state)
+{
+    (void)state;
+    cpu_only();
+    unsigned long long none[3], some[3], more[3], two[3], per_iteration;
+    assert_int_equal(tk_work(0, none), 0);
+    assert_int_equal(tk_work(1000, some), 0);
+    assert_int_equal(tk_work(2000, more), 0);
+    setenv("CUDA_CPU_WORKERS", "2", 1);
+    assert_int_equal(tk_work(1000, two), 0);
+    unsetenv("CUDA_CPU_WORKERS");
+    per_iteration = (some[0] - none[0]) / (1000 * 256);
+    print_message("spin: %llu basic blocks per thread, %llu per iteration\n", none[0] / 256,
+                  per_iteration);
+    assert_true(per_iteration >= 1 && per_iteration <= 4);
+    assert_int_equal(more[0] - some[0], some[0] - none[0]);
+    assert_in_range(none[0], 256, 16 * 256);
+    assert_int_equal(some[1], 256);
+    assert_int_equal(some[2], 0);
+    assert_int_equal(two[0], some[0]);
+    assert_int_equal(two[1], 256);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1129,6 +1163,7 @@ int main(void)
         cmocka_unit_test(test_out_of_bounds),
         cmocka_unit_test(test_use_after_free),
         cmocka_unit_test(test_workers),
+        cmocka_unit_test(test_work),
         cmocka_unit_test(test_barrier_in_branch),
         cmocka_unit_test(test_mask_past_block),
         cmocka_unit_test(test_block_order),

@@ -572,6 +572,12 @@ extern "C" int tk_bad_launch(int which, int *cleared)
 }
 
 /* Device facts, as integers: see the test for the order. */
+extern "C" int tk_sms(void)
+{
+    int sms = 0;
+    return cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) ? -1 : sms;
+}
+
 extern "C" int tk_device(long long *out)
 {
     cudaDeviceProp p;
@@ -1099,4 +1105,50 @@ extern "C" int tk_wrong(int which, int lines[2])
     cudaFree(d);
     cudaFree(out);
     return e;
+}
+
+#ifdef CUDA_CPU_BACKEND
+#include <cuda_cpu.h>
+
+/* An LCG step per iteration: a loop that the compiler cannot fold away. */
+__global__ void spin(int *out, int iterations)
+{
+    unsigned x = threadIdx.x;
+    for (int i = 0; i < iterations; i++)
+        x = x * 1664525u + 1013904223u;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = (int)x;
+}
+
+static unsigned host_spin(int iterations)
+{
+    unsigned x = 1;
+    for (int i = 0; i < iterations; i++)
+        x = x * 1664525u + 1013904223u;
+    return x;
+}
+#endif
+
+/* The work counter (cuda_cpu.h). counts: the basic blocks that spin<<<4, 64>>> executes with
+ * `iterations`, the threads it launched, and the basic blocks counted while host code of this
+ * file, as instrumented as the kernel, runs as many iterations. */
+extern "C" int tk_work(int iterations, unsigned long long counts[3])
+{
+#ifdef CUDA_CPU_BACKEND
+    int *d = NULL;
+    TRY(cudaMalloc(&d, 256 * sizeof(int)));
+    unsigned long long blocks = cuda_cpu_basic_blocks(), threads = cuda_cpu_threads_launched();
+    spin<<<4, 64>>>(d, iterations);
+    cudaError_t e = cudaDeviceSynchronize();
+    counts[0] = cuda_cpu_basic_blocks() - blocks;
+    counts[1] = cuda_cpu_threads_launched() - threads;
+    blocks = cuda_cpu_basic_blocks();
+    volatile unsigned sink = host_spin(iterations);
+    (void)sink;
+    counts[2] = cuda_cpu_basic_blocks() - blocks;
+    cudaFree(d);
+    return (int)e;
+#else
+    (void)iterations, (void)counts;
+    return (int)cudaErrorNotSupported;
+#endif
 }

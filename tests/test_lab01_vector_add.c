@@ -1,6 +1,10 @@
 /* lab01 tests: every variant against the CPU loop, exact (one float add rounds the same
  * on both), on sizes around the block size and past one grid dimension, with fresh random
- * inputs and a poisoned output; and bad arguments rejected with an error code. */
+ * inputs and a poisoned output; and bad arguments rejected with an error code. On the CPU
+ * backend, each variant's work too (work_in_proportion.VARIANT): the basic blocks its kernel
+ * threads execute, which the backend counts (cucc --count-work, which lab.mk asks for), must
+ * stay within a constant factor of the elements and threads, so a grid-stride loop that
+ * steps by blockDim.x, right answer and all, fails. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,6 +82,78 @@ static void host_round_trip(void)
     }
 }
 
+#ifdef BACKEND_CPU
+/* Work in proportion: the CPU backend counts the basic blocks of code that kernel threads
+ * execute (testkit_work; no clock can tell here), and a variant may execute at most
+ * WORK_FACTOR per element and per thread launched. A grid-stride loop that steps by
+ * blockDim.x instead of the whole grid gives the right answer, every block redoing the rest
+ * of the vector after its part: as many times the work as the grid has blocks, which the
+ * other tests cannot see. The grid-stride variants size their grid to the device, 8 blocks
+ * of 256 per SM: on a device of WORK_SMS SMs (the backend's CUDA_CPU_SMS), 256 blocks.
+ *
+ * The factor, from the counts at n = 2^20 (the same with and without ASan and UBSan): per
+ * element, one_block 1.0, thread_per_element 3.0 and grid_2d 4.0 (a thread each: 1.5 and
+ * 2.0 per element and thread), grid_stride 1.12, grid_stride_float4 0.50; with the stride
+ * blockDim.x, grid_stride 248 and grid_stride_float4 56. 8 is 4 times the most that a right
+ * variant does, and 6.6 times under the least that the wrong stride does. The race checker
+ * runs n = 2^17 (testkit_max_size), where the counts per element are about the same and
+ * the wrong stride is reported first as what it also is: a race between blocks writing the
+ * same elements. */
+static const char WORK_SMS[] = "32";
+static const double WORK_FACTOR = 8;
+
+/* Variant v on n random elements, checked; *work and *threads: what its launch counted. */
+static void add_counted(int v, size_t n, uint64_t *work, uint64_t *threads)
+{
+    size_t bytes = n * sizeof(float), bad;
+    float *a = malloc(bytes), *b = malloc(bytes), *got = malloc(bytes), *want = malloc(bytes);
+    struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
+    int status;
+    testkit_floats(a, n, -1e3f, 1e3f);
+    testkit_floats(b, n, -1e3f, 1e3f);
+    vector_add_cpu(a, b, want, n);
+    gpu_upload(da, a, bytes);
+    gpu_upload(db, b, bytes);
+    setenv("CUDA_CPU_SMS", WORK_SMS, 1);
+    testkit_work_begin();
+    status = vector_add((enum vector_add_variant)v, da, db, dc, n);
+    gpu_sync();
+    unsetenv("CUDA_CPU_SMS");
+    *work = testkit_work();
+    *threads = testkit_work_threads();
+    assert_status(status, LAB_OK);
+    gpu_download(got, dc, bytes);
+    bad = lab_first_diff(got, want, n, sizeof(float));
+    if (bad < n)
+        fail_msg("%s, n = %zu: c[%zu] = %g, want %g", vector_add_variants[v].name, n, bad, got[bad],
+                 want[bad]);
+    gpu_free(&da);
+    gpu_free(&db);
+    gpu_free(&dc);
+    free(a);
+    free(b);
+    free(got);
+    free(want);
+}
+
+static void work_in_proportion(int v)
+{
+    size_t n = testkit_max_size() < (1u << 20) ? testkit_max_size() : (1u << 20);
+    uint64_t work, threads;
+    const char *name = vector_add_variants[v].name;
+    testkit_case("%s, n = %zu, %s SMs", name, n, WORK_SMS);
+    add_counted(v, n, &work, &threads);
+    print_message("%s: %.2f basic blocks per element, %llu threads\n", name, (double)work / n,
+                  (unsigned long long)threads);
+    if (work > WORK_FACTOR * (double)(n + threads))
+        fail_msg("%s: %.1f basic blocks of kernel code per element at n = %zu, at most %.1f "
+                 "expected (%g per element and per thread launched, %llu threads): does one "
+                 "thread do each element, once? A grid-stride loop steps by the whole grid",
+                 name, (double)work / n, n, WORK_FACTOR * (double)(n + threads) / n, WORK_FACTOR,
+                 (unsigned long long)threads);
+}
+#endif
+
 static void args_rejected(void)
 {
     struct gpu_buf a, b, c, none = {NULL, 0};
@@ -108,6 +184,9 @@ static const struct testkit_test tests[] = {
     TESTKIT_GIVEN(args_rejected),
     TESTKIT_VARIANTS(sum_matches),
     TESTKIT_TEST(host_round_trip),
+#ifdef BACKEND_CPU
+    TESTKIT_EACH(work_in_proportion),
+#endif
 };
 
 TESTKIT_MAIN("lab01_vector_add", tests, vector_add_variants, ADD_VARIANTS)

@@ -4,6 +4,7 @@
 // Everything runs synchronously on the calling thread (and CUDA_CPU_WORKERS-1 helpers), so
 // streams are trivially in order and events see real elapsed times.
 #include "cuda_runtime.h"
+#include "cuda_cpu.h"
 #include <assert.h>
 #include <boost/context/fiber.hpp>
 #include <sys/mman.h>
@@ -131,6 +132,15 @@ static unsigned grid_yz_limit()
     return n < 1 ? 1 : n > 65535 ? 65535 : (unsigned)n;
 }
 
+// CUDA_CPU_SMS=N: the SMs the device reports (default: one per worker), so that a test can
+// have the grids that code sizes to the device be a GPU's, whatever runs their blocks.
+static int sms()
+{
+    const char *s = getenv("CUDA_CPU_SMS");
+    int n = s ? atoi(s) : 0;
+    return n < 1 ? workers() : std::min(n, 1024);
+}
+
 static cudaDeviceProp properties()
 {
     cudaDeviceProp p;
@@ -155,7 +165,7 @@ static cudaDeviceProp properties()
     p.texturePitchAlignment = 32;
     p.maxTexture1D = p.maxTexture2D[0] = 1 << 17; // an H100's
     p.maxTexture2D[1] = 1 << 16;
-    p.multiProcessorCount = w; // one SM per worker
+    p.multiProcessorCount = sms();
     p.maxThreadsPerMultiProcessor = 2048;
     p.maxBlocksPerMultiProcessor = 32;
     p.integrated = p.canMapHostMemory = p.unifiedAddressing = p.managedMemory = 1;
@@ -894,16 +904,34 @@ struct OwnWorker {
     }
 };
 
+// The work kernels do, for tests of how much of it a kernel does (no clock): cucc --count-work
+// compiles .cu files with -fsanitize-coverage=trace-pc, so g++ calls __sanitizer_cov_trace_pc
+// at each basic block of their code, host and device alike; the calls count only while this
+// thread runs blocks, whose only code compiled by cucc is the kernel's (the runtime is not
+// instrumented). Each worker counts on its own and adds its count at the end of the launch.
+static __thread unsigned long long *block_count; // the worker's count, while it runs blocks
+static std::atomic<unsigned long long> basic_blocks, threads_launched;
+
+extern "C" __attribute__((no_sanitize("address", "undefined"))) void __sanitizer_cov_trace_pc(void)
+{
+    if (block_count)
+        ++*block_count;
+}
+
 static void work(Job &j)
 {
     Unseen unseen;
     static thread_local OwnWorker own;
     Worker *w = own.w;
+    unsigned long long count = 0;
     prepare(w, j);
     hb_acquire(&j.start);
+    block_count = &count;
     for (unsigned long long k; !j.failed && (k = j.next++) < j.nblocks;)
         if (!run_block(w, block_of(j, k)))
             j.failed = true;
+    block_count = nullptr;
+    basic_blocks += count;
 }
 
 // Helper threads for CUDA_CPU_WORKERS > 1; the launching thread is worker 0.
@@ -993,6 +1021,7 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
     Job j;
     j.k = k, j.grid = g, j.block = b, j.smem = smem;
     j.nblocks = (unsigned long long)g.x * g.y * g.z;
+    threads_launched += j.nblocks * threads;
     const char *s = getenv("CUDA_CPU_SCHEDULE"), *strict = getenv("CUDA_CPU_STRICT");
     j.strict = strict && *strict && strcmp(strict, "0");
     j.order = FORWARD, j.seed = 0;
@@ -1311,6 +1340,15 @@ struct CUevent_st {
 };
 
 extern "C" {
+unsigned long long cuda_cpu_basic_blocks(void)
+{
+    return basic_blocks;
+}
+unsigned long long cuda_cpu_threads_launched(void)
+{
+    return threads_launched;
+}
+
 cudaError_t cudaGetLastError(void)
 {
     cudaError_t e = last_error;

@@ -13,7 +13,7 @@ $(B)/%.o: %.c | $(BUILD)/.need-cmocka $(BACKEND_DEPS)
 # The CPU backend's headers are system headers to the compiler, so no .d names them.
 $(B)/%.o: %.cu $(if $(filter cpu,$(BACKEND)),$(CPU_HEADERS) $(BUILD)/cpu/cucc-rewrite) | $(BACKEND_DEPS)
 	@mkdir -p $(@D)
-	$(Q)$(CUC) $(CUWERROR) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
+	$(Q)$(CUC) $(CUWERROR) $(CUWORK) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
 
 # Where nvcc is on the PATH, a student's exercise also goes through it (one virtual
 # architecture, PTX only: a second or two), for what g++ accepts and nvcc refuses, such as
@@ -45,6 +45,13 @@ $(1)_NVCC := $$(if $(NVCC_CHECKS),$$(patsubst %.cu,$(BUILD)/nvcc-check/$(TREE)/$
 $(1)_BIN := $(B)/$(TREE)/$(2)/$(1)
 $(1)_TEST := $(B)/$(TREE)/$(2)/test_$(1)
 $(1)_HIDDEN := $(B)/$(TREE)/$(2)/hidden_$(1)
+# A lab whose tests count its kernels' work (testkit_work) says labNN_COUNT_WORK := 1 in its
+# lab.mk: on the CPU backend its .cu files build with cucc --count-work, a call at each basic
+# block, which costs lab01's plain test run a quarter more time: not for every lab.
+ifeq ($(BACKEND),cpu)
+$$($(1)_CU:%.cu=$(B)/%.o): CUWORK = $$(if $$($(1)_COUNT_WORK),--count-work)
+$$($(1)_CU:%.cu=$(B)/%.o): $(wildcard labs/$(2)/lab.mk)
+endif
 
 $$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)

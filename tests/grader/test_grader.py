@@ -74,12 +74,19 @@ WRONG = {
     # lab01: a bounds check one too far: a write past the end of c
     "past_the_end": ("vector_add.cu", [
         ("    if (i < n)\n        c[i] = a[i] + b[i];", "    if (i <= n)\n        c[i] = a[i] + b[i];")],
-        [r"lab01 thread_per_element", r"lab01 hidden/no_writes_past_n\.thread_per_element"],
+        [r"lab01 thread_per_element", r"lab01 hidden/writes_exactly_n\.thread_per_element"],
         "    if (i <= n)\n        c[i] = a[i] + b[i];"),
     # lab01: the 2D index with row and column swapped
     "swapped_index": ("vector_add.cu", [
         ("    size_t i = row * ROW + col;", "    size_t i = col * ROW + row;")],
-        [r"lab01 grid_2d"], None),
+        [r"lab01 grid_2d", r"lab01 hidden/writes_exactly_n\.grid_2d"], None),
+    # lab01: a grid-stride loop that steps by the block: right, but every block redoes the
+    # rest of the vector (and the blocks write the same elements: a race)
+    "wrong_stride": ("vector_add.cu", [
+        ("    size_t stride = (size_t)gridDim.x * blockDim.x;\n    for (size_t i = (size_t)blockIdx.x",
+         "    size_t stride = blockDim.x;\n    for (size_t i = (size_t)blockIdx.x")],
+        [r"lab01 work_in_proportion\.grid_stride",
+         r"lab01 (hidden/writes_exactly_n\.)?grid_stride"], None),
     # lab01: a block row per matrix row (blockDim.y forgotten): refused past 65535 rows
     "grid_rows": ("vector_add.cu", [
         ("        grid2.y = (unsigned)div_up(div_up(n, ROW), block.y);",
@@ -173,6 +180,11 @@ BACKEND = "cpu"
 MAKE_VARS = []  # on a GPU: --make-var ARCH=native, one architecture, not the fat binary
 KERNELS_RUN = True  # set in main: whether this machine can run kernels at all
 SKIP_WHY = "skipped: needs the CPU backend (common/cpu/cpu.mk)"
+
+
+def work_tests(*variants):
+    """lab01's work_in_proportion tests of these variants, which the CPU backend alone has."""
+    return {"lab01 work_in_proportion." + v for v in variants} if BACKEND == "cpu" else set()
 
 
 def clean_env():
@@ -556,9 +568,10 @@ class Crash(GradingBase):
 
     def test_only_the_crashing_tests_lose(self):
         self.assert_only_these_lose({"lab01 grid_2d", "lab01 grid_stride_float4",
-                                     "lab01 hidden/no_writes_past_n.grid_2d",
-                                     "lab01 hidden/no_writes_past_n.grid_stride_float4",
-                                     "lab01 hidden/float4_tails"}, "crashed")
+                                     "lab01 hidden/writes_exactly_n.grid_2d",
+                                     "lab01 hidden/writes_exactly_n.grid_stride_float4",
+                                     "lab01 hidden/float4_tails"}
+                                    | work_tests("grid_2d", "grid_stride_float4"), "crashed")
 
     def test_signals_named_with_the_line(self):
         """AddressSanitizer names the bad write's line; an abort is named as a signal."""
@@ -637,7 +650,7 @@ class Hang(GradingBase):
     args = ("--student", os.path.join(FIXTURES, "hang"), "--test-timeout", "10", "--no-hidden")
 
     def test_only_the_hanging_tests_lose(self):
-        self.assert_only_these_lose({"lab01 one_block"},
+        self.assert_only_these_lose({"lab01 one_block"} | work_tests("one_block"),
                                     "time limit of 10 s")
 
     def test_within_the_limits(self):
@@ -772,7 +785,9 @@ class Dist(unittest.TestCase):
                            + MAKE_VARS[1:],
                            cwd=top, env=clean_env(), stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=300)
-        self.assertIn("lab01: 1 passed, 6 failed", p.stdout)  # built and ran the skeleton
+        failed = 6 + len(work_tests("one_block", "thread_per_element", "grid_stride", "grid_2d",
+                                    "grid_stride_float4"))
+        self.assertIn("lab01: 1 passed, %d failed" % failed, p.stdout)  # ran the skeleton
         self.assertNotIn("warning", p.stdout)  # its open TODOs warn of nothing
         with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
             readme = f.read()

@@ -1,0 +1,20 @@
+/* What the CPU backend offers beyond CUDA's API, readable from C and C++: code that uses it
+   builds on this backend only (test for CUDA_CPU_BACKEND, or BACKEND_CPU in the labs). */
+#ifndef CUDA_CPU_H
+#define CUDA_CPU_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The work that kernels have done since the process started, summed over every launch and
+   worker, for tests of how much of it a kernel does (no clock measures that here): the basic
+   blocks executed by kernel threads in code that cucc compiled (the kernels and what they
+   inline; not the runtime's barriers and collectives), and the threads launched. */
+unsigned long long cuda_cpu_basic_blocks(void);
+unsigned long long cuda_cpu_threads_launched(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
