@@ -149,8 +149,9 @@ void testkit_status(int got, int want, const char *call, const char *file, int l
 {
     if (got == want)
         return;
-    print_error("ERROR: %s returned %s, want %s%s%s\n", call, lab_status_name(got), lab_status_name(want),
-                got == LAB_ECUDA ? ": " : "", got == LAB_ECUDA ? lab_cuda_failure() : "");
+    print_error("ERROR: %s returned %s, want %s%s%s\n", call, lab_status_name(got),
+                lab_status_name(want), got == LAB_ECUDA ? ": " : "",
+                got == LAB_ECUDA ? lab_cuda_failure() : "");
     _fail(file, line);
 }
 

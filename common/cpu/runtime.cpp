@@ -1013,8 +1013,9 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
     // What a GPU rejects, with CUDA 13's code for all of it (measured on an H100: CUDA 12 said
     // cudaErrorInvalidConfiguration for the shapes).
     unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
-    if (!g.x || !g.y || !g.z || !threads || g.x > INT32_MAX || g.y > grid_yz_limit() || g.z > grid_yz_limit() ||
-        b.x > 1024 || b.y > 1024 || b.z > 64 || threads > 1024 || smem > smem_optin) {
+    if (!g.x || !g.y || !g.z || !threads || g.x > INT32_MAX || g.y > grid_yz_limit() ||
+        g.z > grid_yz_limit() || b.x > 1024 || b.y > 1024 || b.z > 64 || threads > 1024 ||
+        smem > smem_optin) {
         fail(cudaErrorInvalidValue);
         return;
     }
