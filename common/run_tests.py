@@ -38,9 +38,6 @@ def run(binary, tests, timeout, verbose, log):
     """Runs the tests in one process. Returns ({name: (status, lines)}, the test it stopped
     in, why it stopped: "" (at the end), "crashed" or "timeout")."""
     env = dict(os.environ, TESTKIT_CASES="1")
-    # Leaks of host memory are not what a lab is about, and LeakSanitizer fails in many
-    # containers (it needs ptrace): address and undefined-behaviour checks only.
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=0")
     env.pop("CMOCKA_MESSAGE_OUTPUT", None)
     p = subprocess.Popen([binary] + tests, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          env=env, start_new_session=True)

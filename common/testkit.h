@@ -87,8 +87,12 @@ void testkit_bytes(void *x, size_t n);
 void testkit_case(const char *fmt, ...);
 
 /* Thread orders: on the CPU backend forward, reverse and a random one (a missing
- * __syncthreads shows as a wrong answer under one of them); on a GPU, the GPU's own. */
-int testkit_orders(void);
+ * __syncthreads shows as a wrong answer under one of them) for problems up to 2^17
+ * elements, forward alone above (an order bug shows on a few blocks; the large sizes are
+ * there for the index arithmetic, and three orders of them would triple the tests' time),
+ * and one under the race checker, which finds a race whatever the order; on a GPU, the
+ * GPU's own. n: the problem's size. */
+int testkit_orders(size_t n);
 void testkit_set_order(int i);
 const char *testkit_order_name(int i);
 

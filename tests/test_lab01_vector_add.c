@@ -34,7 +34,7 @@ static void sum_matches(int v)
         vector_add_cpu(a, b, want, n);
         gpu_upload(da, a, bytes);
         gpu_upload(db, b, bytes);
-        for (int o = 0; o < testkit_orders(); o++) {
+        for (int o = 0; o < testkit_orders(n); o++) {
             size_t bad;
             testkit_set_order(o);
             testkit_case("%s, n = %zu, order %s", vector_add_variants[v].name, n,

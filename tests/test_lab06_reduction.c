@@ -41,7 +41,7 @@ static void check_sum(enum reduce_variant v, const int *x, size_t n, unsigned th
     assert_true(want >= INT_MIN && want <= INT_MAX); /* the data must keep the sum an int */
     scratch = gpu_alloc(scratch_bytes ? scratch_bytes : 1);
     gpu_upload(in, x, n * sizeof(int));
-    for (int o = 0; o < testkit_orders(); o++) {
+    for (int o = 0; o < testkit_orders(n); o++) {
         int got, status;
         testkit_set_order(o);
         testkit_case("%s, n = %zu, %u threads, order %s", reduce_variants[v].name, n, threads,

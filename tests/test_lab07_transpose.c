@@ -58,7 +58,7 @@ static void expect(const char *name, runner run, int v, struct gpu_buf in, struc
 {
     size_t n = s.width * s.height, bad;
     unsigned char *got = malloc(n * elem_bytes + 1);
-    for (int o = 0; o < testkit_orders(); o++) {
+    for (int o = 0; o < testkit_orders(n); o++) {
         testkit_set_order(o);
         testkit_case("%s, %zu x %zu, order %s", name, s.width, s.height, testkit_order_name(o));
         gpu_poison(out);

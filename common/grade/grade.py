@@ -379,7 +379,6 @@ def run_test(binary, name, tree, timeout, workdir, backend="cpu"):
     log_path = os.path.join(workdir, "output.txt")
     env = clean_env({"CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path,
                      "TESTKIT_CASES": "1"})
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=0")  # host leaks are not what labs grade
     if backend == "cpu":
         env["CUDA_CPU_STRICT"] = "1"
     rc, timed_out, secs = run_limited([binary, name], tree, env, timeout, log_path)
@@ -626,7 +625,7 @@ def run_suite(args, tree, binary, names, deadline, workdir):
 def grade_perf(args, tree, lab, points, b, deadline, workdir):
     """Performance points: on a GPU, the lab's bench at a moderate size, each threshold
     against the variant's row; without one, a 0-of-0 line that says so."""
-    if not points["perf"] or (args.tests and "perf" not in args.tests):
+    if not points["perf"] or not args.perf or (args.tests and "perf" not in args.tests):
         return
     rows, problem = {}, ""
     if args.backend != "cuda":
@@ -819,6 +818,8 @@ def parse_args(argv):
     ap.add_argument("--no-racecheck", dest="racecheck", action="store_false",
                     help="on the CPU backend, skip the second run of the passing tests under "
                     "the race checker")
+    ap.add_argument("--no-perf", dest="perf", action="store_false",
+                    help="leave out the perf lines (a correctness-only grade on a GPU)")
     ap.add_argument("--run-as", metavar="USER",
                     help="run the tests (the student's code) as this user (the grader is root)")
     ap.add_argument("--keep", action="store_true",

@@ -40,7 +40,7 @@ static void check_sum_and_spare(enum vector_add_variant v, size_t n, int check_s
     memset(want + n, 0xFF, SPARE * sizeof(float)); /* the poison gpu_poison writes */
     gpu_upload(da, a, bytes);
     gpu_upload(db, b, bytes);
-    for (int o = 0; o < testkit_orders(); o++) {
+    for (int o = 0; o < testkit_orders(n); o++) {
         testkit_set_order(o);
         testkit_case("%s, n = %zu, order %s", vector_add_variants[v].name, n,
                      testkit_order_name(o));

@@ -37,7 +37,7 @@ static void check(enum reduce_variant v, size_t n, size_t shift)
     testkit_ints(x, n, -1000, 1000);
     want = reduce_sum_cpu(x, n);
     gpu_upload(in, x, n * sizeof(int));
-    for (int o = 0; o < testkit_orders(); o++) {
+    for (int o = 0; o < testkit_orders(n); o++) {
         testkit_set_order(o);
         testkit_case("%s, n = %zu, in at +%zu ints, order %s", name, n, shift,
                      testkit_order_name(o));

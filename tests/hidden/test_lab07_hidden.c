@@ -113,7 +113,7 @@ static void tile_edges(int v)
     check(v, 32, 0, 0, 0, 1);
     for (size_t i = 0; i < COUNT(floats); i++)
         for (size_t j = 0; j < COUNT(floats); j++)
-            check(v, sides[i], sides[j], 0, 0, testkit_orders());
+            check(v, sides[i], sides[j], 0, 0, testkit_orders(sides[i] * sides[j]));
 }
 
 /* in and out at different offsets from an aligned start: one side aligned and the other not
@@ -124,7 +124,8 @@ static void odd_offsets(int v)
 {
     static const size_t offsets[][2] = {{0, 1}, {1, 0}, {0, 2}, {2, 0}, {2, 3}, {3, 2}, {2, 2}};
     for (size_t k = 0; k < COUNT(offsets); k++)
-        check(v, 260, 132, offsets[k][0] * elem(v), offsets[k][1] * elem(v), testkit_orders());
+        check(v, 260, 132, offsets[k][0] * elem(v), offsets[k][1] * elem(v),
+              testkit_orders(260 * 132));
 }
 
 static const struct testkit_test tests[] = {
