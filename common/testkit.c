@@ -83,6 +83,7 @@ static const char *const orders[] = {"gpu"};
 #endif
 
 enum { ORDERED_SIZE = 1 << 17 }; /* the largest problem run under every order */
+enum { RACE_SIZE = 1 << 15 };    /* the largest under the race checker: 128 blocks of 256 */
 
 int testkit_orders(size_t n)
 {
@@ -97,7 +98,7 @@ int testkit_orders(size_t n)
 size_t testkit_max_size(void)
 {
 #ifdef __SANITIZE_THREAD__
-    return ORDERED_SIZE;
+    return RACE_SIZE;
 #else
     return (size_t)-1;
 #endif

@@ -96,7 +96,7 @@ int testkit_orders(size_t n);
 void testkit_set_order(int i);
 const char *testkit_order_name(int i);
 
-/* The largest problem worth a case: unlimited, but 2^17 elements under the CPU backend's race
+/* The largest problem worth a case: unlimited, but 2^15 elements under the CPU backend's race
  * checker (RACECHECK=1), where ThreadSanitizer spends microseconds on each access. Races show
  * on a few blocks as well as on millions; the plain test run covers the large sizes. */
 size_t testkit_max_size(void);

@@ -96,7 +96,7 @@ static void host_round_trip(void)
  * 2.0 per element and thread), grid_stride 1.12, grid_stride_float4 0.50; with the stride
  * blockDim.x, grid_stride 248 and grid_stride_float4 56. 8 is 4 times the most that a right
  * variant does, and 6.6 times under the least that the wrong stride does. The race checker
- * runs n = 2^17 (testkit_max_size), where the counts per element are about the same and
+ * runs n = 2^15 (testkit_max_size), where the counts per element are about the same and
  * the wrong stride is reported first as what it also is: a race between blocks writing the
  * same elements. */
 static const char WORK_SMS[] = "32";

@@ -88,7 +88,7 @@ static void float4_tails(void)
  * for 65537 > 65535 and refuses with LAB_EINVAL, and a kernel that drops blockIdx.y's rows
  * past 65535 is caught too. The solution refuses only past 65535 * 8 rows (n > 536,862,720:
  * 6.4 GB, too large here). One thread order: it does not change which rows a grid covers.
- * Under the race checker (2^17 elements at most) the largest size it allows. */
+ * Under the race checker (2^15 elements at most) the largest size it allows. */
 static void grid_2d_many_rows(void)
 {
     size_t n = 65535 * (size_t)1024 + 1, bytes, bad;

@@ -77,7 +77,7 @@ static size_t device_blocks(void)
  * variants that share squared (the second pass needs one block or two); for the grid-stride
  * ones one trip of the whole grid and, with int4 loads, one trip of the loop that keeps four
  * int4s in flight per thread. The visible sizes (31, 33, 2^16, 1000003...) meet few of these
- * edges exactly. Under the race checker, the sizes up to its 2^17 only. */
+ * edges exactly. Under the race checker, the sizes up to its 2^15 only. */
 static void block_edges(int v)
 {
     const struct reduce_facts *f = &reduce_facts[v];
