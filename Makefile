@@ -45,6 +45,7 @@ help:
 	@echo "                        a new lab of the same shape, ready to fill in"
 	@echo "make slides             slides/*.md to build/slides/*.pdf (pandoc, beamer)"
 	@echo "make grade              score this checkout (or STUDENT=path; LAB=NN) into grade/"
+	@echo "make grade CLASS=dir    a folder per student, JOBS=n side by side, grade/class.csv"
 	@echo "make dist | test-grader student tarball + Gradescope autograder | the grader's tests"
 	@echo "make clean"
 	@echo "variables: BACKEND=cuda|cpu (now $(BACKEND)), SOLUTION=1, ARCH=90|native,"
