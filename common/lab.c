@@ -2,36 +2,28 @@
 #include <string.h>
 #include "lab.h"
 
+/* Each status's name and meaning, indexed by -status (LAB_OK is 0, the errors negative). */
+static const char *const statuses[][2] = {
+    {"LAB_OK", "ok"},
+    {"LAB_EINVAL", "invalid argument"},
+    {"LAB_ECUDA", "CUDA error"},
+    {"LAB_WRONG", "wrong result"},
+};
+
+static const char *status_field(int status, int field, const char *unknown)
+{
+    size_t i = (size_t) - (long)status;
+    return status <= 0 && i < sizeof statuses / sizeof statuses[0] ? statuses[i][field] : unknown;
+}
+
 const char *lab_strerror(int status)
 {
-    switch (status) {
-    case LAB_OK:
-        return "ok";
-    case LAB_EINVAL:
-        return "invalid argument";
-    case LAB_ECUDA:
-        return "CUDA error";
-    case LAB_WRONG:
-        return "wrong result";
-    default:
-        return "unknown status";
-    }
+    return status_field(status, 1, "unknown status");
 }
 
 const char *lab_status_name(int status)
 {
-    switch (status) {
-    case LAB_OK:
-        return "LAB_OK";
-    case LAB_EINVAL:
-        return "LAB_EINVAL";
-    case LAB_ECUDA:
-        return "LAB_ECUDA";
-    case LAB_WRONG:
-        return "LAB_WRONG";
-    default:
-        return "an unknown status";
-    }
+    return status_field(status, 0, "an unknown status");
 }
 
 static char cuda_failure[512];
