@@ -3,7 +3,7 @@
 # A new lab from common/template/, in the shape of every lab, working from the start (its
 # two variants compute out = 2 x in): the solution with its markers and the skeleton made
 # from it, the header with the table of variants, launch.cu, main.c, reference.c, the
-# handout, the tests, the points and the slides. Replace the template's problem with the
+# handout, the tests (and their calls across the grader's wall), the points and the slides. Replace the template's problem with the
 # lab's own, one variant at a time, keeping `make lab NN test` green.
 nn=$1 name=$2
 case $nn in
@@ -36,11 +36,13 @@ fill main.c "labs/$dir/main.c"
 fill reference.c "labs/$dir/reference.c"
 fill README.md "labs/$dir/README.md"
 fill test.c "tests/test_lab${nn}_$id.c"
+fill remote.c "tests/remote_lab${nn}_$id.c"
 fill points.txt "tests/points/lab$nn.txt"
 fill slides.md "slides/$dir.md"
 if command -v clang-format >/dev/null; then
     clang-format -i "solutions/$dir/$id.cu" "labs/$dir/$id.h" "labs/$dir/launch.cu" \
-        "labs/$dir/main.c" "labs/$dir/reference.c" "tests/test_lab${nn}_$id.c"
+        "labs/$dir/main.c" "labs/$dir/reference.c" "tests/test_lab${nn}_$id.c" \
+        "tests/remote_lab${nn}_$id.c"
 fi
 common/skeletons.sh write >/dev/null && echo "  labs/$dir/$id.cu (the skeleton)"
 python3 common/tables.py --write >/dev/null # the handout's table says that it waits for a bench

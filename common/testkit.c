@@ -10,9 +10,6 @@
 #include "lab.h"
 #include "rng.h"
 #include "testkit.h"
-#ifdef BACKEND_CPU
-#include "cpu/include/cuda_cpu.h"
-#endif
 
 static struct rng stream;
 static int seeded;
@@ -85,23 +82,27 @@ static const char *const orders[] = {"gpu"};
 enum { ORDERED_SIZE = 1 << 17 }; /* the largest problem run under every order */
 enum { RACE_SIZE = 1 << 15 };    /* the largest under the race checker: 128 blocks of 256 */
 
+/* Whether the kernels run under the race checker, asked once. */
+static int race_checker(void)
+{
+    static int known, answer;
+    if (!known) {
+        answer = testkit_race_checker();
+        known = 1;
+    }
+    return answer;
+}
+
 int testkit_orders(size_t n)
 {
-#ifdef __SANITIZE_THREAD__
-    (void)n;
-    return 1;
-#else
+    if (race_checker())
+        return 1;
     return n > ORDERED_SIZE ? 1 : (int)(sizeof orders / sizeof orders[0]);
-#endif
 }
 
 size_t testkit_max_size(void)
 {
-#ifdef __SANITIZE_THREAD__
-    return RACE_SIZE;
-#else
-    return (size_t)-1;
-#endif
+    return race_checker() ? RACE_SIZE : (size_t)-1;
 }
 
 void testkit_set_order(int i)
@@ -110,7 +111,7 @@ void testkit_set_order(int i)
     if (!random_order[0])
         snprintf(random_order, sizeof random_order, "random:%llu",
                  (unsigned long long)(testkit_next() >> 1));
-    setenv("CUDA_CPU_SCHEDULE", orders[i], 1);
+    testkit_setenv("CUDA_CPU_SCHEDULE", orders[i]);
 #else
     (void)i;
 #endif
@@ -126,20 +127,26 @@ static uint64_t work_start, threads_start;
 
 void testkit_work_begin(void)
 {
-    work_start = cuda_cpu_basic_blocks();
-    threads_start = cuda_cpu_threads_launched();
+    uint64_t counts[2];
+    testkit_counts(counts);
+    work_start = counts[0];
+    threads_start = counts[1];
 }
 
 uint64_t testkit_work_threads(void)
 {
-    return cuda_cpu_threads_launched() - threads_start;
+    uint64_t counts[2];
+    testkit_counts(counts);
+    return counts[1] - threads_start;
 }
 
 /* Every kernel thread runs a basic block at least: none counted is kernels built without the
  * count, which would pass any bound. */
 uint64_t testkit_work(void)
 {
-    uint64_t work = cuda_cpu_basic_blocks() - work_start;
+    uint64_t counts[2], work;
+    testkit_counts(counts);
+    work = counts[0] - work_start;
     if (work == 0 && testkit_work_threads() > 0)
         fail_msg("no work counted for %llu kernel threads: the lab's lab.mk must say "
                  "labNN_COUNT_WORK := 1 (cucc --count-work)",

@@ -101,6 +101,16 @@ const char *testkit_order_name(int i);
  * on a few blocks as well as on millions; the plain test run covers the large sizes. */
 size_t testkit_max_size(void);
 
+/* Where the kernels run: in this process (testkit_here.c, which `make labNN test` links), or
+ * in the worker process that the grader's judge drives (common/judge/judge.c, remote.h).
+ * testkit_setenv: a backend setting of that process (CUDA_CPU_SMS...; value NULL unsets it);
+ * testkit_race_checker: 1 when its kernels run under the race checker (RACECHECK=1);
+ * testkit_counts: the basic blocks that its kernel threads executed, and the threads
+ * launched, so far (the CPU backend's counts; 0 elsewhere). */
+void testkit_setenv(const char *name, const char *value);
+int testkit_race_checker(void);
+void testkit_counts(uint64_t counts[2]);
+
 #ifdef BACKEND_CPU
 /* The work that kernels do, as the CPU backend counts it (common/cpu/include/cuda_cpu.h):
  * for tests that a kernel does no more work than its problem needs, which no clock can tell

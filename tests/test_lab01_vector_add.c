@@ -114,11 +114,11 @@ static void add_counted(int v, size_t n, uint64_t *work, uint64_t *threads)
     vector_add_cpu(a, b, want, n);
     gpu_upload(da, a, bytes);
     gpu_upload(db, b, bytes);
-    setenv("CUDA_CPU_SMS", WORK_SMS, 1);
+    testkit_setenv("CUDA_CPU_SMS", WORK_SMS);
     testkit_work_begin();
     status = vector_add((enum vector_add_variant)v, da, db, dc, n);
     gpu_sync();
-    unsetenv("CUDA_CPU_SMS");
+    testkit_setenv("CUDA_CPU_SMS", NULL);
     *work = testkit_work();
     *threads = testkit_work_threads();
     assert_status(status, LAB_OK);
@@ -173,7 +173,10 @@ static void args_rejected(void)
         struct gpu_buf odd = {(char *)a.ptr + 4, a.bytes - 4}; /* not 16-byte aligned */
         assert_status(vector_add(ADD_GRID_STRIDE_FLOAT4, odd, b, c, 10), LAB_EINVAL);
     }
-    assert_status(vector_add_host(NULL, (float *)1, (float *)1, 10), LAB_EINVAL);
+    {
+        float x[10] = {0};
+        assert_status(vector_add_host(NULL, x, x, 10), LAB_EINVAL);
+    }
     assert_status(vector_add_host(NULL, NULL, NULL, 0), LAB_OK);
     gpu_free(&a);
     gpu_free(&b);

@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
 """Grade lab submissions against the course's tests: `make grade` runs this.
 
-For each lab it builds the student's exercise files with our tests, headers and common code
-(in a scratch copy of this tree, so a submission cannot change what it is graded by), runs
-every test in a process of its own under a time limit (a crash or a hang costs only the
-tests it touches), reads cmocka's JUnit XML, and scores each test from the lab's points
-file; the list of tests comes from the test sources, so a lab's maximum is the same
-whether or not the student's code builds. On the CPU backend the build has AddressSanitizer
+The verdict comes from a judge that never links student code. For each lab the grader
+builds, from its own files alone, the judges: the lab's tests (hidden ones in a second
+judge) with the CPU reference, whose every call to the GPU or to the lab's host API goes
+through a pipe (common/judge/remote.h) to a worker: the student's exercise files built with
+our headers and common code into worker_labNN, in a scratch tree that holds no test, no
+hidden test, no points and no solution. Each test is a judge and a worker of its own
+under a time limit (a crash or a hang costs only the tests it touches); the judge draws
+the inputs from a seed the worker never sees, checks the outputs, and writes cmocka's
+JUnit XML where the worker cannot reach; the grader scores each test from the lab's points
+file, and the list of tests comes from the test sources, so a lab's maximum is the same
+whether or not the student's code builds. Run as root, the student's code is built and
+run as uids of its own, with limits (wall.py); not root, the grade says that it was not
+walled off. On the CPU backend the build has AddressSanitizer
 and UBSan (a memory or alignment error fails the test with the kernel's line), the tests
 run in strict mode (a barrier or a warp mask that leaves out threads is an error), and
 each test runs again under the race checker (RACECHECK=1): a race costs a test that passed,
@@ -22,13 +29,13 @@ import concurrent.futures
 import csv
 import fnmatch
 import glob
+import io
 import json
 import os
-import pwd
 import re
+import secrets
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,12 +45,18 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import run_tests  # noqa: E402  (common/run_tests.py: how `make labNN test` explains a failure)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wall  # noqa: E402  (common/grade/wall.py: uids, limits, bounded reads)
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 UNITS = ("%peak", "%copy", "GB/s")
 OUTPUT_LIMIT = 4000           # characters of a test's output kept in the report
-FILE_LIMIT = 64 << 20         # a test may write files up to this size (its log, its XML)
-COPY_IGNORE = {".git", "solutions", "grade", "dist", "build"}
+TOTAL_OUTPUT_LIMIT = 400000   # characters of all the tests' outputs in one results.json
+FILE_LIMIT = 64 << 20         # a test's code may write files up to this size (its log too)
+BUILD_FILE_LIMIT = 512 << 20  # a build's (objects, binaries)
+XML_LIMIT = 1 << 20           # the judge's cmocka XML, read at most this far
+TSV_LIMIT = 1 << 20           # a bench's TSV
+SUBMISSION_FILE_LIMIT = 1 << 20  # a submitted exercise file
 # What the scratch tree takes from build/cpu/: the CPU backend's runtimes and rewriter, built
 # from common/cpu/ alone (no student code), which every grading would otherwise rebuild.
 RUNTIME_BUILDS = ("runtime", "runtime-asan", "runtime-tsan", "cucc-rewrite")
@@ -224,33 +237,48 @@ def exercise_names(root, labdir):
 
 def find_in_submission(student, labdir, name):
     """A student's file: labs/LAB/NAME, LAB/NAME or NAME in the submission, else the one
-    file of that name anywhere in it (students upload trees of all shapes)."""
-    for rel in (("labs", labdir, name), (labdir, name), (name,)):
-        p = os.path.join(student, *rel)
-        if os.path.isfile(p):
-            return p
+    file of that name anywhere in it (students upload trees of all shapes). Folders that
+    are symbolic links are not entered; the path found may be a link or not a regular
+    file, which read_submission() refuses."""
     found = []
     for dirpath, dirnames, filenames in os.walk(student):
         dirnames[:] = [d for d in dirnames if d not in (".git", "build")]
         if name in filenames:
             found.append(os.path.join(dirpath, name))
+    for rel in (("labs", labdir, name), (labdir, name), (name,)):
+        if os.path.join(student, *rel) in found:
+            return os.path.join(student, *rel)
     return found[0] if len(found) == 1 else None
 
 
-def scratch_tree(root, where):
-    """A copy of our tree to build in, without solutions, grade outputs or build/ (objects
-    built by another compiler or from other sources must not slip into a grade), but with
-    the CPU backend's runtimes (RUNTIME_BUILDS)."""
+def judge_tree(root, where):
+    """A copy of our tree to build the judges in (the tests, hidden ones too, with the
+    common code and the labs' given files): no solutions, grade outputs or build/. No
+    student file ever enters it; the student's code can neither read nor reach it."""
     def ignore(d, names):
         rel = os.path.relpath(d, root)
         if rel == ".":
-            return COPY_IGNORE & set(names)
-        if rel == os.path.join("tests", "hidden"):  # points are read from root
-            return {n for n in names if n.endswith(".txt")}
+            return {".git", "solutions", "grade", "dist", "build"} & set(names)
         return {"grader"} & set(names) if rel == "tests" else set()
     tree = os.path.join(where, "tree")
     shutil.copytree(root, tree, ignore=ignore, symlinks=True)
-    for name in RUNTIME_BUILDS:  # ours, from common/cpu/ alone: make rebuilds them if stale
+    return tree
+
+
+def student_tree(root, where):
+    """A copy of what the student's code builds with: the Makefile, common/, labs/ and
+    the worker's half of each lab's calls (tests/remote_*.c), with the CPU backend's
+    runtimes (RUNTIME_BUILDS: ours, from common/cpu/ alone, which every grading would
+    otherwise rebuild). No test, hidden test, points file or solution: nothing secret."""
+    tree = os.path.join(where, "tree")
+    os.makedirs(os.path.join(tree, "tests"))
+    shutil.copy2(os.path.join(root, "Makefile"), tree)
+    for name in ("common", "labs"):
+        shutil.copytree(os.path.join(root, name), os.path.join(tree, name), symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    for path in glob.glob(os.path.join(root, "tests", "remote_*.c")):
+        shutil.copy2(path, os.path.join(tree, "tests"))
+    for name in RUNTIME_BUILDS:  # make rebuilds them if stale
         src = os.path.join(root, "build", "cpu", name)
         dst = os.path.join(tree, "build", "cpu", name)
         if os.path.isdir(src):
@@ -258,23 +286,38 @@ def scratch_tree(root, where):
         elif os.path.isfile(src):
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             shutil.copy2(src, dst)
-    os.chmod(tree, 0o755)  # whatever root's mode: the --run-as user works in here
     return tree
 
 
-def clean_env(extra=None):
-    """The environment of builds and tests: a parent make's flags stay out (its SOLUTION=1
-    or -j must not leak into the scratch build)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")
-           and not k.startswith("CMOCKA_")}
+def lock_secrets(root):
+    """Root grading: the student's uids must not read our solutions, hidden tests and
+    history through a tree that others may enter. Returns what it closed (mode 700)."""
+    closed = []
+    for rel in ("solutions", os.path.join("tests", "hidden"), ".git"):
+        path = os.path.join(root, rel)
+        if os.path.isdir(path) and not os.path.islink(path) and os.stat(path).st_mode & 0o077:
+            os.chmod(path, 0o700)
+            closed.append(rel)
+    return closed
+
+
+PASSED_ON = ("PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH",
+             "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "TERM")
+
+
+def plain_env(home, extra=None):
+    """The environment of builds, judges and workers: the few variables that find the
+    compilers, libraries and GPU, nothing else of the grader's (its secrets, a parent
+    make's flags), HOME and TMPDIR as given."""
+    env = {k: os.environ[k] for k in PASSED_ON if k in os.environ}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.update(HOME=home, TMPDIR=home)
     env.update(extra or {})
     return env
 
 
 # ---------------------------------------------------------------- running things
 
-RUN_AS = None  # (uid, gid) that the student's code runs as (--run-as), else None
 STOP = threading.Event()  # set by SIGTERM: start no more tests, write what there is
 
 
@@ -287,54 +330,52 @@ def stop(signum, frame):
     raise Stopped()
 
 
-def writable(path):
-    """A folder that the student's code (under --run-as) writes into."""
-    os.makedirs(path, exist_ok=True)
-    if RUN_AS:
-        os.chown(path, *RUN_AS)
-    return path
+class Context:
+    """Where one submission is graded: tree (its scratch tree, which its build uid owns and
+    its group may enter), work (the grader's alone: logs), runs (a folder per test run, the
+    worker's working folder), judges (the judges' tree, built once) and judge_runs (a folder
+    per test for the judge's XML), and its ids."""
+
+    def __init__(self, scratch, tree, judges, ids):
+        self.tree, self.judges, self.ids = tree, judges, ids
+        self.work = os.path.join(scratch, "work")
+        self.runs = os.path.join(scratch, "runs")
+        self.judge_runs = tempfile.mkdtemp(prefix="runs-", dir=os.path.dirname(judges))
+        os.makedirs(self.work)
+        os.makedirs(self.runs)
+        wall.own(self.runs, None, ids.group, 0o750)
+        wall.own(self.judge_runs, wall.judge_id(), wall.judge_id(), 0o700)
 
 
-def run_limited(cmd, cwd, env, timeout, log_path, untrusted=True):
-    """Runs cmd with stdout and stderr into log_path. Returns (returncode, timed_out, secs).
-    In a session of its own, so that a timeout kills every process it started. The
-    student's code (untrusted) gets a cap on the size of the files it writes, past which
-    writes fail rather than kill (SIGXFSZ ignored) so the test still reports; with
-    --run-as it runs as that user, who can touch neither the grader nor its results."""
+def limits(args, secs, file_bytes=None, procs=None):
+    return wall.limits_for(secs * max(os.cpu_count() or 1, 1) + 5, file_bytes or FILE_LIMIT,
+                           procs or args.procs)
+
+
+def run_limited(args, cmd, cwd, env, timeout, log_path, ids=None, uid=None, file_bytes=None,
+                procs=None, places=()):
+    """Runs cmd as uid of ids (a submission's build uid or test slot; None: the grader's
+    user) with the limits of student code, output into log_path; places: folders of its own
+    whose files count towards the disk limit. Returns (returncode, timed_out, secs,
+    exceeded): exceeded names the memory or disk limit it went past, else "". Afterwards
+    nothing of uid runs."""
     start = time.monotonic()
-    options = {"start_new_session": True}
-    if untrusted:
-        cmd = ["/bin/sh", "-c", 'ulimit -f %d; trap "" XFSZ; exec "$@"' % (FILE_LIMIT // 512),
-               "sh"] + cmd
-        if RUN_AS:
-            options.update(user=RUN_AS[0], group=RUN_AS[1], extra_groups=[])
-    with open(log_path, "wb") as log:
-        p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                             stderr=subprocess.STDOUT, **options)
-        timed_out = False
-        try:
-            p.wait(timeout=max(timeout, 0.1))
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        finally:
-            try:
-                os.killpg(p.pid, signal.SIGKILL)  # its session, stragglers included
-            except ProcessLookupError:
-                pass
-            p.wait()
-    return p.returncode, timed_out, time.monotonic() - start
+    with wall.create_log(log_path) as log:
+        p = wall.spawn(cmd, cwd, env, log, ids.who(uid) if ids else None,
+                       limits(args, timeout, file_bytes, procs))
+    watch = wall.Watch(uid, {p.pid}, args.memory_limit << 20, args.disk_limit << 20, places)
+    watch.start()
+    rc, timed_out = wall.finish(p, timeout)
+    watch.stop()
+    wall.sweep(uid)
+    return rc, timed_out, time.monotonic() - start, watch.exceeded
 
 
 def tail(path, limit=OUTPUT_LIMIT):
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - limit))
-            text = f.read().decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-    text = re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", "?", text)  # what XML cannot hold
+    """The end of a log (never more than limit bytes read, no link followed)."""
+    data, size = wall.read_bounded(path, limit)
+    text = re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", "?",  # what XML cannot hold
+                  data.decode("utf-8", errors="replace"))
     return ("[... %d bytes before this ...]\n" % (size - limit) if size > limit else "") + text
 
 
@@ -353,10 +394,14 @@ def signal_name(rc):
 
 
 def read_junit(path, name):
-    """(status, message) for test `name` from cmocka's XML, or None when it wrote none."""
+    """(status, message) for test `name` from the judge's cmocka XML, or None when it
+    wrote none."""
+    data, size = wall.read_bounded(path, XML_LIMIT, tail=False)
+    if not data or size > XML_LIMIT:
+        return None
     try:
-        tree = ET.parse(path)
-    except (OSError, ET.ParseError):
+        tree = ET.fromstring(data)
+    except ET.ParseError:
         return None
     for case in tree.iter("testcase"):
         if case.get("name") != name:
@@ -370,45 +415,93 @@ def read_junit(path, name):
     return None
 
 
-def run_test(binary, name, tree, timeout, workdir, backend="cpu"):
-    """One test in a process of its own. Returns a dict: status (passed, failed, skipped,
-    crashed, timeout), why (one line), output (the process's own output), secs. On the CPU
-    backend in strict mode: a barrier or a mask that leaves out threads is an error."""
-    writable(workdir)
-    xml_path = os.path.join(workdir, "cmocka.xml")  # fresh: cmocka will not overwrite one
-    log_path = os.path.join(workdir, "output.txt")
-    env = clean_env({"CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path,
-                     "TESTKIT_CASES": "1"})
-    if backend == "cpu":
-        env["CUDA_CPU_STRICT"] = "1"
-    rc, timed_out, secs = run_limited([binary, name], tree, env, timeout, log_path)
-    output = tail(log_path, 1 << 20).replace(tree + os.sep, "")
+def run_test(args, ctx, judge, worker, name, timeout, tag):
+    """One test: the judge (our tests, no student code, as the judge's uid) and the worker
+    (the student's code, as a test slot's uid, with the limits) side by side, joined by two
+    pipes. The judge's XML alone says pass or fail; the worker's fate explains a failure.
+    Returns a dict: status (passed, failed, skipped, crashed, timeout), why (a line or a
+    few), output (the judge's and the worker's, cut), secs."""
+    uid = ctx.ids.borrow()
+    try:
+        return judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid)
+    finally:
+        ctx.ids.give_back(uid)
+
+
+def judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid):
+    logs = os.path.join(ctx.work, tag)
+    jdir, wdir = os.path.join(ctx.judge_runs, tag), os.path.join(ctx.runs, tag)
+    for d in (logs, jdir, wdir):
+        os.makedirs(d)
+    wall.own(jdir, wall.judge_id(), wall.judge_id(), 0o700)
+    wall.own(wdir, uid, ctx.ids.group, 0o700)
+    xml_path = os.path.join(jdir, "cmocka.xml")
+    to_worker, from_judge = os.pipe()[::-1]
+    from_worker, to_judge = os.pipe()
+    start = time.monotonic()
+    worker_env = plain_env(wdir, {"CUDA_CPU_STRICT": "1"} if args.backend == "cpu" else {})
+    judge_env = plain_env(jdir, {
+        "CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path, "TESTKIT_CASES": "1",
+        "TEST_SEED": str(secrets.randbits(63)), "TESTKIT_REMOTE": "%d,%d" % (from_worker, to_worker)})
+    try:
+        with wall.create_log(os.path.join(logs, "worker.txt")) as wlog, \
+                wall.create_log(os.path.join(logs, "judge.txt")) as jlog:
+            wp = wall.spawn([worker, str(from_judge), str(to_judge)], wdir, worker_env, wlog,
+                            ctx.ids.who(uid), limits(args, timeout), (from_judge, to_judge))
+            jwho = (wall.judge_id(), wall.judge_id()) if wall.ISOLATED else None
+            jp = wall.spawn([judge, name], jdir, judge_env, jlog, jwho, (),
+                            (from_worker, to_worker))
+    finally:
+        for fd in (to_worker, from_judge, from_worker, to_judge):
+            os.close(fd)
+    watch = wall.Watch(uid, {wp.pid}, args.memory_limit << 20, args.disk_limit << 20, [wdir])
+    watch.start()
+    _, timed_out = wall.finish(jp, timeout)
+    wrc, _ = wall.finish(wp, 2.0)  # it ends when the judge's end of the pipe closes
+    watch.stop()
+    wall.sweep(uid)
+    if uid is not None:
+        wall.remove_owned(uid, wall.SHARED_TMP)
+    shutil.rmtree(wdir, ignore_errors=True)
+    secs = time.monotonic() - start
+    judged = tail(os.path.join(logs, "judge.txt"), 1 << 20).replace(ctx.tree + os.sep, "")
+    printed = tail(os.path.join(logs, "worker.txt"), 1 << 20).replace(ctx.tree + os.sep, "")
     found = None if timed_out else read_junit(xml_path, name)
-    report = sanitizer_report(output)
-    if report:  # what the sanitizer says, the kernel's line first, instead of its dump
-        output = trim_report(output)
-    output = clip(output)
+    shutil.rmtree(jdir, ignore_errors=True)
+    return verdict(args, found, timed_out, watch.exceeded, wrc, judged, printed, timeout, secs)
+
+
+def verdict(args, found, timed_out, exceeded, wrc, judged, printed, timeout, secs):
+    """A test's status from the judge's verdict (found) and the worker's end (wrc)."""
+    report = sanitizer_report(printed + "\n" + judged)
+    shown = judged.rstrip()
+    if printed.strip():
+        shown += "\n--- what the code under test printed ---\n" + (
+            trim_report(printed) if report else printed).rstrip()
+    output = clip(shown)
+    both = judged + "\n" + printed
     if timed_out:
         status, why = "timeout", ("did not finish within its time limit of %.0f s (a hang: "
                                   "an endless loop, or threads waiting on each other?)" % timeout)
-    elif report and (found is None or found[0] != "passed"):
-        status, why = "crashed", "crashed: " + report
-    elif rc < 0:
-        status, why = "crashed", "crashed: %s" % signal_name(rc)
+    elif exceeded:
+        status, why = "crashed", "stopped: it went past the limit on " + exceeded
     elif found is None:
-        status, why = "crashed", ("the test process ended (exit status %d) before cmocka "
-                                  "reported a result: exit() or abort in the code under test?" % rc)
+        status, why = "crashed", ("the judge gave no verdict (a fault of the grader's: tell the "
+                                  "instructor)")
+    elif found[0] == "passed":
+        status, why = "passed", "passed"
     elif found[0] == "skipped":
         status, why = "skipped", ("skipped, which scores nothing: " +
-                                  (skip_reason(output) or "the test could not run here"))
-    elif found[0] == "failed" and "failed with exception" in found[1]:
-        status, why = "crashed", "crashed: " + found[1]  # a signal that cmocka caught
-    elif found[0] == "failed":
-        status, why = "failed", "failed: " + failure_text(output, found[1])
-    elif rc != 0:
-        status, why = "crashed", "passed, but its process then exited with status %d" % rc
+                                  (skip_reason(judged) or "the test could not run here"))
+    elif report:
+        status, why = "crashed", "crashed: " + report
+    elif wrc is not None and wrc < 0 and wrc != -signal.SIGKILL:
+        status, why = "crashed", "crashed: %s" % signal_name(wrc)
+    elif "stopped answering" in judged:
+        status, why = "crashed", ("the code under test ended during the test (exit status %s): "
+                                  "exit() or abort in it?" % wrc)
     else:
-        status, why = "passed", "passed"
+        status, why = "failed", "failed: " + failure_text(both, found[1])
     return {"status": status, "why": why, "output": output, "secs": secs}
 
 
@@ -420,13 +513,13 @@ def failure_text(output, message):
     where = re.search(r"(\S+:\d+): error", message or "")
     if where:
         shown.append("(the test's check at %s)" % where.group(1))
-    return "\n".join(shown) or message or "see the output"
+    return clip("\n".join(shown) or message or "see the output", OUTPUT_LIMIT // 2)
 
 
 def race_lines(output, limit=6):
     """The race checker's and the strict mode's reports in a test's output (the CPU
     backend's "cuda-cpu: race ..." lines, which name the kernel and its lines)."""
-    return [line for line in output.splitlines() if line.startswith("cuda-cpu: ")][:limit]
+    return [line[:300] for line in output.splitlines() if line.startswith("cuda-cpu: ")][:limit]
 
 
 def sanitizer_report(output):
@@ -437,7 +530,8 @@ def sanitizer_report(output):
     if not found:
         return ""
     cases = [line[len("case: "):] for line in lines if line.startswith("case: ")]
-    return "\n".join(found + (["the test was at: " + cases[-1]] if cases else []))
+    return clip("\n".join(found + (["the test was at: " + cases[-1]] if cases else [])),
+                OUTPUT_LIMIT // 2)
 
 
 def trim_report(output):
@@ -451,7 +545,7 @@ def trim_report(output):
 def skip_reason(output):
     for line in output.splitlines():
         if "skip" in line.lower() and "SKIPPED" not in line:
-            return line.strip()
+            return line.strip()[:300]
     return ""
 
 
@@ -469,24 +563,34 @@ def racechecked(args):
     return args.backend == "cpu" and args.racecheck
 
 
-def build_dir(args, labdir, race=False):
+def build_dir(args, labdir, race=False, tree="labs"):
     """Where the Makefile puts a lab's binaries (common/mk/config.mk's $(B))."""
     flavour = "-tsan" if race else "-asan" if sanitized(args) else ""
-    return os.path.join("build", args.backend + flavour, "labs", labdir)
+    return os.path.join("build", args.backend + flavour, tree, labdir)
 
 
-def make(args, tree, target, workdir, race=False):
-    """Builds one target of the scratch tree through the Makefile. Returns (ok, log)."""
-    log_path = os.path.join(workdir, "build-%s%s.txt" % (os.path.basename(target),
-                                                         "-race" if race else ""))
+def judge_path(args, labdir, lab, hidden=False):
+    """Where the Makefile puts a lab's judge (common/mk/lab.mk's $(JB))."""
+    return os.path.join("build", "judge-" + args.backend, "labs", labdir,
+                        ("judge_hidden_" if hidden else "judge_") + lab)
+
+
+def make(args, tree, targets, log_path, race=False, ids=None, uid=None):
+    """Builds targets of a tree through the Makefile, as uid of ids (the submission's build
+    uid, for a tree with student code in it). Returns (ok, log)."""
     cmd = (["make", "--no-print-directory", "-j%d" % args.jobs, "BACKEND=" + args.backend,
             "SOLUTION=", "SANITIZE=%d" % sanitized(args)] + args.make_var +
-           (["RACECHECK=1"] if race else []) + [target])
-    timeout = args.build_timeout
-    rc, timed_out, _ = run_limited(cmd, tree, clean_env(), timeout, log_path, untrusted=False)
+           (["RACECHECK=1"] if race else []) + list(targets))
+    rc, timed_out, _, exceeded = run_limited(
+        args, cmd, tree, plain_env(tree), args.build_timeout, log_path, ids, uid,
+        file_bytes=BUILD_FILE_LIMIT, procs=max(args.procs, 4 * args.jobs + 64))
+    if uid is not None:
+        wall.remove_owned(uid, wall.SHARED_TMP)
     log = tail(log_path, 12000).replace(tree + os.sep, "")
     if timed_out:
-        return False, log + "\n(the build did not finish within %.0f s)" % timeout
+        return False, log + "\n(the build did not finish within %.0f s)" % args.build_timeout
+    if exceeded:
+        return False, log + "\n(the build went past the limit on %s)" % exceeded
     return rc == 0, log
 
 
@@ -527,7 +631,7 @@ class Lab:
         return sum(t["status"] == "passed" for t in counted), len(counted)
 
 
-def grade_lab(args, tree, num, labdir, submission_note, workdir):
+def grade_lab(args, ctx, num, labdir, submission_note):
     lab = Lab(num, labdir)
     if submission_note:
         lab.notes.append(submission_note)
@@ -535,51 +639,29 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
     hidden_points = read_points(os.path.join(args.root, "tests", "hidden", lab.lab + ".txt"))
     lab.notes += points["warnings"] + hidden_points["warnings"]
     budget = args.lab_timeout  # for the lab's tests; builds have their own limit
-    b = build_dir(args, labdir)
-    suites = [("tests", os.path.join(b, "test_" + lab.lab), test_sources(tree, lab.lab),
-               points["tests"], "visible")]
-    hidden_sources = test_sources(tree, lab.lab, hidden=True) if args.hidden else []
+    suites = [("tests", False, test_sources(ctx.judges, lab.lab), points["tests"], "visible")]
+    hidden_sources = test_sources(ctx.judges, lab.lab, hidden=True) if args.hidden else []
     if hidden_sources:
-        suites.append(("hidden", os.path.join(b, "hidden_" + lab.lab), hidden_sources,
-                       hidden_points["tests"], "hidden"))
-    broken = submission_note if submission_note and submission_note.startswith(
-        "not submitted") else ""
-    for suite, binary, sources, table, default_vis in suites:
-        names = names_in_sources(sources, args.backend)  # not --list: the same whatever builds
-        race_binary = os.path.join(build_dir(args, labdir, race=True), os.path.basename(binary))
-        race_ok = False
-        if broken:  # nothing to build, or the student's code already failed to
-            ok, why = False, broken
-        else:
-            ok, log = make(args, tree, binary, workdir)
-            why = "" if ok else ("did not compile (or link), so it scores 0:\n" +
-                                 compiler_message(log))
-            if ok and racechecked(args):
-                race_ok, log = make(args, tree, race_binary, workdir, race=True)
-                if not race_ok:
-                    lab.notes.append("the race checker's build failed, so %s were not checked "
-                                     "for races:\n%s" % (suite, compiler_message(log)))
-            if suite == "hidden":  # built: its source need not wait where the student's code runs
-                for source in sources:
-                    os.remove(source)
-        if not ok and not broken:
-            lab.notes.append(why)
-            broken = why
-        unknown = sorted(p for p in table if not any(fnmatch.fnmatchcase(n, p) for n in names))
+        suites.append(("hidden", True, hidden_sources, hidden_points["tests"], "hidden"))
+    worker, race_worker, why = build_workers(args, ctx, lab, submission_note)
+    for suite, hidden, sources, table, default_vis in suites:
+        names = names_in_sources(sources, args.backend)  # the same whatever builds
+        judge = os.path.join(ctx.judges, judge_path(args, labdir, lab.lab, hidden))
+        anywhere = names + names_in_sources(sources, "cuda" if args.backend == "cpu" else "cpu")
+        unknown = sorted(p for p in table if not any(fnmatch.fnmatchcase(n, p) for n in anywhere))
         if unknown:
             lab.notes.append("points for tests that do not exist (typo?): " + ", ".join(unknown))
         chosen = [n for n in names if not args.tests or n in args.tests]
         results = {}
-        if ok:
+        if worker:
             start = time.monotonic()
-            results = run_suite(args, tree, os.path.join(tree, binary), chosen,
-                                start + budget, os.path.join(workdir, suite))
+            results = run_suite(args, ctx, judge, worker, chosen, start + budget, suite)
             budget -= time.monotonic() - start
-        if race_ok:  # a pass must hold there too; a wrong answer may find its cause there
+        if race_worker:  # a pass must hold there too; a wrong answer may find its cause there
             start = time.monotonic()
             again = [n for n in chosen if results.get(n, {}).get("status") in ("passed", "failed")]
-            raced = run_suite(args, tree, os.path.join(tree, race_binary), again,
-                              start + budget, os.path.join(workdir, suite + "-race"))
+            raced = run_suite(args, ctx, judge, race_worker, again, start + budget,
+                              suite + "-race")
             budget -= time.monotonic() - start
             for name, result in raced.items():
                 first = results[name]
@@ -596,13 +678,41 @@ def grade_lab(args, tree, num, labdir, submission_note, workdir):
             result = results.get(name) or {"status": "failed", "why": why, "output": "",
                                            "secs": 0.0}
             lab.add(name, pts, vis, result, hidden=suite == "hidden", suite=suite)
-    grade_perf(args, tree, lab, points, b, time.monotonic() + max(budget, 0), workdir)
+    grade_perf(args, ctx, lab, points, time.monotonic() + max(budget, 0))
     return lab
 
 
-def run_suite(args, tree, binary, names, deadline, workdir):
-    """Runs the tests side by side (each in its own process), each within the per-test
-    limit and all within what is left of the lab's."""
+def build_workers(args, ctx, lab, submission_note):
+    """The student's code for the judges to call: worker_labNN, and on the CPU backend the
+    race checker's, built as the submission's build uid. Returns (worker, race_worker, why):
+    absolute paths or None, and why there is no worker."""
+    if submission_note and submission_note.startswith("not submitted"):
+        return None, None, submission_note
+    name = "worker_" + lab.lab
+    ok, log = make(args, ctx.tree, [os.path.join(build_dir(args, lab.dir), name)],
+                   os.path.join(ctx.work, "build-%s.txt" % lab.lab), ids=ctx.ids,
+                   uid=ctx.ids.build)
+    if not ok:
+        why = "did not compile (or link), so it scores 0:\n" + compiler_message(log)
+        lab.notes.append(why)
+        return None, None, why
+    race = None
+    if racechecked(args):
+        target = os.path.join(build_dir(args, lab.dir, race=True), name)
+        race_ok, log = make(args, ctx.tree, [target],
+                            os.path.join(ctx.work, "build-%s-race.txt" % lab.lab), race=True,
+                            ids=ctx.ids, uid=ctx.ids.build)
+        if race_ok:
+            race = os.path.join(ctx.tree, target)
+        else:
+            lab.notes.append("the race checker's build failed, so the tests were not checked "
+                             "for races:\n" + compiler_message(log))
+    return os.path.join(ctx.tree, build_dir(args, lab.dir), name), race, ""
+
+
+def run_suite(args, ctx, judge, worker, names, deadline, suite):
+    """Runs the tests side by side (each a judge and a worker of its own), each within the
+    per-test limit and all within what is left of the lab's."""
     def one(i, name):
         left = deadline - time.monotonic()
         if STOP.is_set():
@@ -612,8 +722,8 @@ def run_suite(args, tree, binary, names, deadline, workdir):
             return name, {"status": "timeout", "output": "", "secs": 0.0,
                           "why": "not run: the lab's time limit of %.0f s ran out"
                                  % args.lab_timeout}
-        result = run_test(binary, name, tree, min(args.test_timeout, left),
-                          os.path.join(workdir, "%02d-%s" % (i, name)), args.backend)
+        tag = "%s-%s-%02d-%s" % (os.path.basename(worker), suite, i, name)
+        result = run_test(args, ctx, judge, worker, name, min(args.test_timeout, left), tag)
         if result["status"] == "timeout" and left < args.test_timeout:
             result["why"] = ("stopped: the lab's time limit of %.0f s ran out while it ran"
                              % args.lab_timeout)
@@ -622,7 +732,7 @@ def run_suite(args, tree, binary, names, deadline, workdir):
         return dict(pool.map(lambda item: one(*item), enumerate(names)))
 
 
-def grade_perf(args, tree, lab, points, b, deadline, workdir):
+def grade_perf(args, ctx, lab, points, deadline):
     """Performance points: on a GPU, the lab's bench at a moderate size, each threshold
     against the variant's row; without one, a 0-of-0 line that says so."""
     if not points["perf"] or not args.perf or (args.tests and "perf" not in args.tests):
@@ -632,11 +742,14 @@ def grade_perf(args, tree, lab, points, b, deadline, workdir):
         problem = ("not graded here: performance needs a GPU (BACKEND=cuda); the CPU backend "
                    "checks correctness only, so this counts 0 of 0")
     else:
-        ok, log = make(args, tree, os.path.join(b, lab.lab), workdir)
+        binary = os.path.join(build_dir(args, lab.dir), lab.lab)
+        ok, log = make(args, ctx.tree, [binary], os.path.join(ctx.work, "build-%s-bench.txt"
+                                                              % lab.lab),
+                       ids=ctx.ids, uid=ctx.ids.build)
         if ok:
-            rows, problem = run_bench(args, tree, os.path.join(tree, b, lab.lab),
+            rows, problem = run_bench(args, ctx, os.path.join(ctx.tree, binary),
                                       points["bench"] or ["--n", "16777216", "--reps", "10"],
-                                      deadline, workdir)
+                                      deadline, lab.lab)
         else:
             problem = "did not compile:\n" + compiler_message(log)
     for p in points["perf"]:
@@ -656,40 +769,55 @@ def grade_perf(args, tree, lab, points, b, deadline, workdir):
         else:
             value = perf_value(row, p["unit"])
             status = "passed" if value >= p["threshold"] else "failed"
-            why = "%s: measured %.1f %s on %s" % (title, value, p["unit"], row.get("device", "?"))
+            why = "%s: measured %.1f %s on %s" % (title, value, p["unit"], row.get("device", "?")[:80])
         lab.add(name, p["points"], p["visibility"],
                 {"status": status, "why": why, "output": "", "secs": 0.0}, suite="perf")
 
 
 def perf_value(row, unit):
-    gbs = float(row["gbs"])
-    if unit == "GB/s":
-        return gbs
-    if unit == "%peak":
-        return float(row["pct_peak"])
-    copy = float(row["copy_gbs"])
+    try:
+        gbs = float(row["gbs"])
+        if unit == "GB/s":
+            return gbs
+        if unit == "%peak":
+            return float(row["pct_peak"])
+        copy = float(row["copy_gbs"])
+    except (KeyError, TypeError, ValueError):
+        return 0.0
     return 100.0 * gbs / copy if copy > 0 else 0.0
 
 
-def run_bench(args, tree, binary, bench_args, deadline, workdir):
-    tsv = os.path.join(writable(os.path.join(workdir, "bench")), "bench.tsv")
-    log = os.path.join(workdir, "bench.txt")
-    rc, timed_out, _ = run_limited([binary, "bench", "--tsv", tsv] + bench_args, tree,
-                                   clean_env(), min(args.test_timeout * 3,
-                                                    max(deadline - time.monotonic(), 1)), log)
-    if timed_out or rc != 0:
-        return {}, "the bench %s:\n%s" % ("timed out" if timed_out else "failed (status %d)" % rc,
-                                           tail(log, 1500))
-    return read_bench(tsv), ""
+def run_bench(args, ctx, binary, bench_args, deadline, name):
+    """The lab's bench, as a test slot's uid with the limits, in a folder of its own; its
+    TSV read back with no link followed and at most TSV_LIMIT bytes."""
+    uid = ctx.ids.borrow()
+    try:
+        where = os.path.join(ctx.runs, name + "-bench")
+        os.makedirs(where)
+        wall.own(where, uid, ctx.ids.group, 0o700)
+        tsv, log = os.path.join(where, "bench.tsv"), os.path.join(ctx.work, name + "-bench.txt")
+        rc, timed_out, _, exceeded = run_limited(
+            args, [binary, "bench", "--tsv", tsv] + bench_args, where, plain_env(where),
+            min(args.test_timeout * 3, max(deadline - time.monotonic(), 1)), log, ctx.ids, uid,
+            places=[where])
+        data, size = wall.read_bounded(tsv, TSV_LIMIT, tail=False)
+        if uid is not None:
+            wall.remove_owned(uid, wall.SHARED_TMP)
+        shutil.rmtree(where, ignore_errors=True)
+    finally:
+        ctx.ids.give_back(uid)
+    if timed_out or rc != 0 or exceeded:
+        why = "timed out" if timed_out else exceeded or "failed (status %d)" % rc
+        return {}, "the bench %s:\n%s" % (why, tail(log, 1500))
+    return read_bench(data.decode("utf-8", errors="replace")), ""
 
 
-def read_bench(path):
+def read_bench(text):
     """{variant: row} for the rows of series main (columns: common/bench.h)."""
     rows = {}
-    with open(path, encoding="utf-8") as f:
-        for row in csv.DictReader(f, delimiter="\t"):
-            if row.get("series") == "main":
-                rows[row["variant"]] = row
+    for row in csv.DictReader(io.StringIO(text), delimiter="\t"):
+        if row.get("series") == "main" and row.get("variant"):
+            rows[row["variant"]] = row
     return rows
 
 
@@ -716,8 +844,12 @@ def results_json(labs, secs, notes):
             tests.append(entry)
         s, m = lab.score()
         score, max_score = score + s, max_score + m
+    if sum(len(t["output"]) for t in tests) > TOTAL_OUTPUT_LIMIT:  # a bound on the JSON
+        for t in tests:
+            t["output"] = clip(t["output"], TOTAL_OUTPUT_LIMIT // len(tests))
     return {"score": score, "max_score": max_score, "execution_time": round(secs),
-            "output": summary(labs, notes, hidden=False), "visibility": "visible",
+            "output": clip(summary(labs, notes, hidden=False), 4 * OUTPUT_LIMIT),
+            "visibility": "visible",
             "stdout_visibility": "hidden", "tests": tests}
 
 
@@ -807,6 +939,13 @@ def parse_args(argv):
     ap.add_argument("--lab-timeout", type=float, default=1200.0,
                     help="seconds per lab, its tests together (builds not counted)")
     ap.add_argument("--build-timeout", type=float, default=600.0, help="seconds per build")
+    ap.add_argument("--memory-limit", type=int, default=4096, metavar="MIB",
+                    help="resident memory of a test's (or build's) processes together")
+    ap.add_argument("--disk-limit", type=int, default=1024, metavar="MIB",
+                    help="files a test's code may leave in /tmp, /var/tmp, /dev/shm and its "
+                    "folder (root only)")
+    ap.add_argument("--procs", type=int, default=512,
+                    help="processes and threads of a test's code (root only)")
     ap.add_argument("--make-var", action="append", default=[], metavar="VAR=VALUE",
                     help="for the builds, e.g. ARCH=native; repeatable")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -820,16 +959,27 @@ def parse_args(argv):
                     "the race checker")
     ap.add_argument("--no-perf", dest="perf", action="store_false",
                     help="leave out the perf lines (a correctness-only grade on a GPU)")
-    ap.add_argument("--run-as", metavar="USER",
-                    help="run the tests (the student's code) as this user (the grader is root)")
     ap.add_argument("--keep", action="store_true",
-                    help="keep the scratch tree (its path is printed)")
+                    help="keep the scratch trees (their paths are printed)")
     ap.add_argument("--classroom", metavar="RESULTS_JSON",
                     help="print GitHub Classroom's reporter payload for a results.json, and stop")
     args = ap.parse_args(argv)
     args.root = os.path.abspath(args.root)
     args.labs = [re.sub(r"^lab", "", x) for arg in args.lab for x in arg.replace(",", " ").split()]
     return args
+
+
+def read_submission(path):
+    """(bytes, "") of a submitted file, or (None, why not): a symbolic link is not
+    followed, and only a regular file of at most SUBMISSION_FILE_LIMIT bytes is taken."""
+    if os.path.islink(path):
+        return None, "is a symbolic link, which the grader does not follow"
+    data, size = wall.read_bounded(path, SUBMISSION_FILE_LIMIT + 1, tail=False)
+    if size == 0 and not os.path.isfile(path):
+        return None, "is not a regular file"
+    if size > SUBMISSION_FILE_LIMIT:
+        return None, "is larger than %d KiB" % (SUBMISSION_FILE_LIMIT >> 10)
+    return data, ""
 
 
 def overlay(args, student, tree, labs):
@@ -846,17 +996,25 @@ def overlay(args, student, tree, labs):
             notes[num] = ("not submitted: this tree has neither solutions/ nor "
                           "common/grade/exercises.txt to say which files a student writes")
             continue
-        found = {n: find_in_submission(source, labdir, n) for n in names}
-        missing = [n for n, p in found.items() if p is None]
-        if len(missing) == len(names):
-            notes[num] = "not submitted: no %s in the submission" % " or ".join(names)
+        taken, problems = {}, []
+        for name in names:
+            path = find_in_submission(source, labdir, name)
+            data, why = read_submission(path) if path else (None, "")
+            if why:
+                problems.append("%s %s" % (os.path.relpath(path, source), why))
+            if data is not None:
+                taken[name] = data
+        if not taken:
+            notes[num] = "not submitted: no %s in the submission%s" % (
+                " or ".join(names), "".join("; " + p for p in problems))
             continue
-        for name, path in found.items():
-            if path:
-                dst = os.path.join(tree, "labs", labdir, name)
-                shutil.copyfile(path, dst)  # a fresh mtime: make rebuilds it
-        if missing:
-            notes[num] = "%s not in the submission: the skeleton was graded" % ", ".join(missing)
+        for name, data in taken.items():
+            with open(os.path.join(tree, "labs", labdir, name), "wb") as f:
+                f.write(data)  # a fresh mtime: make rebuilds it
+        missing = [n for n in names if n not in taken]
+        if missing or problems:
+            notes[num] = "; ".join(problems + (["%s not in the submission: the skeleton was "
+                                                "graded" % ", ".join(missing)] if missing else []))
     return notes
 
 
@@ -869,33 +1027,63 @@ def chosen_labs(args, notes):
     return {n: d for n, d in labs.items() if not args.labs or n in args.labs}
 
 
-def grade_one(args, student, out, base=None, say=None):
-    """Grades one submission into out/. base: a scratch tree already built (class
-    grading), copied with its mtimes so that make rebuilds only the student's files. say:
-    where its lines go (default: printed as they come). Returns (results, stopped)."""
+def prepare_judges(args, labs, where):
+    """Builds every chosen lab's judges (the tests without any student code) in a private
+    copy of our tree under where, from our files alone, then hands them to the judge uid.
+    Returns (the judges' tree, a problem or "")."""
+    tree = judge_tree(args.root, where)
+    targets = [judge_path(args, d, "lab" + n, hidden)
+               for n, d in labs.items() for hidden in (False, True)
+               if test_sources(tree, "lab" + n, hidden)]
+    ok, log = make(args, tree, targets, os.path.join(where, "build-judges.txt"))
+    wall.own_tree(where, wall.judge_id(), wall.judge_id())
+    wall.own(where, wall.judge_id(), wall.judge_id(), 0o700)
+    return tree, "" if ok else ("the judges did not build, a fault of the grader's: tell "
+                                "the instructor:\n" + compiler_message(log))
+
+
+def isolation_note():
+    if wall.ISOLATED:
+        return ""
+    return ("not graded as root, so without the grader's wall: the student's code ran as the "
+            "grader's own user, and could read what the grader reads; grade as root (as the "
+            "Gradescope autograder does) for the guarantees that README.md gives")
+
+
+def grade_one(args, student, out, shared=None, say=None):
+    """Grades one submission into out/. shared: (judges' tree, problem, a scratch tree
+    already built) from grade_class, whose tree is copied with its mtimes so that make
+    rebuilds only the student's files. say: where its lines go (default: printed as they
+    come). Returns (results, stopped)."""
     say = say or (lambda line: print(line, flush=True))
     start = time.monotonic()
     os.makedirs(out, exist_ok=True)
     labs_done, notes, stopped = [], [], False
     scratch = tempfile.mkdtemp(prefix="grade-")
-    if RUN_AS:
-        os.chmod(scratch, 0o755)  # mkdtemp's 0700 would keep that user out
+    judges_dir = None if shared else tempfile.mkdtemp(prefix="grade-judges-")
+    ids = wall.Ids(args.jobs)
     try:
         labs = chosen_labs(args, notes)
         what = "solutions/" if args.solution else student or "this checkout"
         say("grading %s: %s, backend %s, %.0f s per test, %.0f s per lab" % (
             what, " ".join("lab" + n for n in labs), args.backend, args.test_timeout,
             args.lab_timeout))
+        if isolation_note():
+            notes.append(isolation_note())
+        judges, problem, base = shared or prepare_judges(args, labs, judges_dir) + (None,)
+        if problem:
+            raise GraderFault(problem)
+        wall.own(scratch, None, ids.group, 0o750)
         if base:
             tree = os.path.join(scratch, "tree")
             shutil.copytree(base, tree, symlinks=True)
         else:
-            tree = scratch_tree(args.root, scratch)
+            tree = student_tree(args.root, scratch)
         submission = overlay(args, student, tree, labs)
+        wall.own_tree(tree, ids.build, ids.group)
+        ctx = Context(scratch, tree, judges, ids)
         for num, labdir in labs.items():
-            work = os.path.join(scratch, "work", "lab" + num)
-            os.makedirs(work, exist_ok=True)
-            lab = grade_lab(args, tree, num, labdir, submission.get(num), work)
+            lab = grade_lab(args, ctx, num, labdir, submission.get(num))
             labs_done.append(lab)
             junit(lab, os.path.join(out, "lab%s.xml" % num))
             s, m = lab.score()
@@ -904,6 +1092,8 @@ def grade_one(args, student, out, base=None, say=None):
         stopped = True
         notes.append("the grading was stopped (SIGTERM) before its end: the labs not "
                      "graded are missing from this grade")
+    except GraderFault as e:
+        notes.append(str(e))
     except Exception:  # the grader's own fault: still a results.json, saying so
         notes.append("the grader failed, so this grade is incomplete; tell the instructor:\n" +
                      traceback.format_exc())
@@ -911,10 +1101,14 @@ def grade_one(args, student, out, base=None, say=None):
         results = results_json(labs_done, time.monotonic() - start, notes)
         with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)
+        for uid in [ids.build] + ids.slots:
+            wall.sweep(uid)
         if args.keep:
-            say("scratch tree kept: " + scratch)
+            say("scratch trees kept: " + " ".join(d for d in (scratch, judges_dir) if d))
         else:
-            shutil.rmtree(scratch, ignore_errors=True)
+            for d in (scratch, judges_dir):
+                if d:
+                    shutil.rmtree(d, ignore_errors=True)
     say("\n" + summary(labs_done, notes))
     say("\n%s/results.json written (%s of %s points)\n" % (
         out.rstrip("/"), fmt(results["score"]), fmt(results["max_score"])))
@@ -922,35 +1116,44 @@ def grade_one(args, student, out, base=None, say=None):
     return results, stopped
 
 
+class GraderFault(Exception):
+    pass
+
+
 def grade_class(args):
     """Every folder of --class is a submission: OUT/NAME/ gets its results.json and
     JUnit XML, OUT/class.csv a row per student (points per lab, hidden tests included).
-    What the labs share (the CPU backend, common code, tests) is built once; then
-    --class-jobs submissions are graded side by side, each in its own scratch tree, the
-    cores shared out between them. Each one's report is printed whole, in name order."""
+    What the labs share (the judges, the CPU backend, common code) is built once; then
+    --class-jobs submissions are graded side by side, each in its own scratch tree with
+    uids of its own, the cores shared out between them. Each one's report is printed whole,
+    in name order."""
     students = sorted(d for d in os.listdir(args.class_dir)
                       if os.path.isdir(os.path.join(args.class_dir, d)) and d[0] != ".")
     labs = chosen_labs(args, [])
     base_dir = tempfile.mkdtemp(prefix="grade-base-")
+    judges_dir = tempfile.mkdtemp(prefix="grade-judges-")
     rows = []
     workers = max(1, min(args.class_jobs, len(students)))
     try:
-        base = scratch_tree(args.root, base_dir)
         print("class of %d: building what the labs share" % len(students), flush=True)
-        for num, labdir in labs.items():
-            b = build_dir(args, labdir)
-            for binary in ("test_lab" + num, "hidden_lab" + num):  # skeletons: fine if not
-                make(args, base, os.path.join(b, binary), base_dir)
-                if racechecked(args):
-                    make(args, base, os.path.join(build_dir(args, labdir, race=True), binary),
-                         base_dir, race=True)
+        judges, problem = prepare_judges(args, labs, judges_dir)
+        base = student_tree(args.root, base_dir)
+        targets = []
+        for num, labdir in labs.items():  # the skeletons' workers: fine if they do not link
+            targets.append(os.path.join(build_dir(args, labdir), "worker_lab" + num))
+        make(args, base, targets, os.path.join(base_dir, "build.txt"))
+        if racechecked(args):
+            make(args, base, [t.replace(build_dir(args, ""), build_dir(args, "", race=True))
+                              for t in targets], os.path.join(base_dir, "build-race.txt"),
+                 race=True)
         args.jobs = max(1, args.jobs // workers)
         print("grading %d at a time, %d jobs each" % (workers, args.jobs), flush=True)
 
         def one(name):
             lines = []
             results, stopped = grade_one(args, os.path.join(args.class_dir, name),
-                                         os.path.join(args.out, name), base, lines.append)
+                                         os.path.join(args.out, name), (judges, problem, base),
+                                         lines.append)
             return "\n".join(lines), results, stopped
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
             for name, (report, results, stopped) in zip(students, pool.map(one, students)):
@@ -966,7 +1169,8 @@ def grade_class(args):
     except Stopped:
         print("the grading was stopped (SIGTERM): class.csv has the students graded so far")
     finally:
-        shutil.rmtree(base_dir, ignore_errors=True)
+        for d in (base_dir, judges_dir):
+            shutil.rmtree(d, ignore_errors=True)
         os.makedirs(args.out, exist_ok=True)
         with open(os.path.join(args.out, "class.csv"), "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
@@ -981,16 +1185,18 @@ def grade_class(args):
 
 
 def main(argv):
-    global RUN_AS
     args = parse_args(argv)
     if args.classroom:
         with open(args.classroom, encoding="utf-8") as f:
             print(classroom_payload(json.load(f)))
         return 0
-    if args.run_as:
-        user = pwd.getpwnam(args.run_as)
-        RUN_AS = (user.pw_uid, user.pw_gid)
     signal.signal(signal.SIGTERM, stop)
+    wall.become_subreaper()
+    if wall.ISOLATED:
+        closed = lock_secrets(args.root)
+        if closed:
+            print("made %s private (mode 700): the student's code must not read them"
+                  % ", ".join(closed), flush=True)
     if args.class_dir:
         return grade_class(args)
     results, _ = grade_one(args, args.student, args.out)

@@ -44,7 +44,8 @@ $(BUILD)/nvcc/%.o: %.cu
 	$(Q)$(NVCC) $(CUFLAGS_COMMON) $(ARCH_FLAGS) $(CUWERROR) $(DEPFLAGS) -DBACKEND_CUDA $(INCLUDES) -c $< -o $@
 
 # make new-lab, tried in a copy of the tree: its lab builds, passes with its solution, fails
-# as a skeleton, and its handout's table waits for a measurement.
+# as a skeleton, its handout's table waits for a measurement, and the grader (its judge and
+# worker) gives its solution full marks.
 NEW_LAB := $(BUILD)/new-lab
 test-new-lab:
 	@rm -rf $(NEW_LAB) && mkdir -p $(NEW_LAB)
@@ -52,5 +53,9 @@ test-new-lab:
 	  --exclude=./dist . | tar -xf - -C $(NEW_LAB)
 	@cd $(NEW_LAB) && common/new-lab.sh 99 template-check > log.txt && \
 	  $(MAKE) --no-print-directory BACKEND=$(BACKEND) SOLUTION=1 lab99-test lab99-skeleton \
-	  check-tables >> log.txt 2>&1 || { tail -40 log.txt; exit 1; }
-	@echo "test-new-lab: make new-lab NN=99 makes a lab that passes and whose skeleton fails"
+	  check-tables >> log.txt 2>&1 && \
+	  python3 common/grade/grade.py --solution --lab 99 --backend $(BACKEND) --no-racecheck \
+	  --out grade >> log.txt 2>&1 && python3 -c 'import json, sys; r = json.load(open("grade/results.json")); \
+	  sys.exit(not 0 < r["score"] == r["max_score"])' \
+	  || { tail -40 log.txt; exit 1; }
+	@echo "test-new-lab: make new-lab NN=99 makes a lab that passes, grades, and whose skeleton fails"

@@ -43,15 +43,18 @@ endif
 NVCC := nvcc
 CC := gcc
 comma := ,
-INCLUDES := -I common $(addprefix -I labs/,$(LABS))
+INCLUDES := -I common -I common/judge $(addprefix -I labs/,$(LABS))
 WARN := -Wall -Wextra
 WERROR := $(CI)
 # Every object also writes its dependencies (build/.../x.d): a header's change rebuilds
 # what includes it.
 DEPFLAGS = -MMD -MP -MF $(@:.o=.d)
-CFLAGS := -std=c11 -O2 -g $(WARN) $(if $(WERROR),-Werror) -D_POSIX_C_SOURCE=200809L \
+CFLAGS_BASE := -std=c11 -O2 -g $(WARN) $(if $(WERROR),-Werror) -D_POSIX_C_SOURCE=200809L
+CFLAGS := $(CFLAGS_BASE) \
           $(if $(filter 1,$(SANITIZE)),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer) \
           $(if $(filter 1,$(RACECHECK)),-fsanitize=thread)
+# The grader's judge (lab.mk): no sanitizer (it runs no student code), hardened instead.
+JUDGE_CFLAGS := $(CFLAGS_BASE) -fstack-protector-strong -D_FORTIFY_SOURCE=2
 CUFLAGS_COMMON := -std=c++17 -O3 -g -Xcompiler $(subst $() ,$(comma),$(WARN))
 # The exercises a student writes (labs/.skeletons, made by make skeletons, lists them, in
 # the student's copy too): while their TODOs are open, unused variables and parameters,

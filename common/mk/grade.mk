@@ -1,14 +1,15 @@
 # Grading and release. Included by the top Makefile.
 #
 # make grade [LAB=NN] [STUDENT=path | CLASS=dir [JOBS=n] | SOLUTION=1] [TEST_TIMEOUT=s]
-#            [LAB_TIMEOUT=s] [RUN_AS=user] [GRADE_OUT=dir] [SANITIZE=0]
+#            [LAB_TIMEOUT=s] [GRADE_OUT=dir] [SANITIZE=0]
 # Every test of every lab (or LAB) in a process of its own, scored from
 # tests/points/labNN.txt: grade/results.json (Gradescope's format), grade/labNN.xml (JUnit)
 # and a table on stdout. CLASS: every folder of dir is a submission, graded into
 # GRADE_OUT/NAME/, with GRADE_OUT/class.csv, JOBS of them at a time (default: one per core).
 # On the CPU backend the builds use ASan + UBSan (SANITIZE=0: not) and the tests the
 # backend's strict mode; each test that passes runs again under the race checker.
-# RUN_AS runs the student's code as that user.
+# The verdicts come from judges that never link the student's code; as root, the student's
+# code is built and run as uids of its own, with limits (common/grade/wall.py).
 # make dist: dist/ gets the student tarball and the Gradescope autograder.
 # make test-grader: the grader's own tests (skeletons, solutions, broken submissions).
 GRADE_OUT := grade
@@ -16,7 +17,7 @@ GRADE_FLAGS = --backend $(BACKEND) --out "$(GRADE_OUT)" $(if $(STUDENT),--studen
   $(if $(CLASS),--class "$(CLASS)") $(if $(JOBS),--class-jobs $(JOBS)) \
   $(if $(SOLUTION),--solution) $(foreach l,$(or $(LAB),$(LAB_GOALS)),--lab $(l)) \
   $(if $(TEST_TIMEOUT),--test-timeout $(TEST_TIMEOUT)) \
-  $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT)) $(if $(RUN_AS),--run-as $(RUN_AS)) \
+  $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT)) \
   $(foreach v,ARCH WERROR SANITIZE,$(if $(filter command line,$(origin $(v))),--make-var "$(v)=$($(v))"))
 
 .PHONY: grade dist test-grader

@@ -1,10 +1,20 @@
 # Each lab's rules: its two binaries and the goals `make labNN [test|run|bench|plot|
 # sanitize|profile]`. Included by the top Makefile.
 
-COMMON_C := $(filter-out common/testkit.c,$(wildcard common/*.c))
+COMMON_C := $(filter-out common/testkit%.c,$(wildcard common/*.c))
 COMMON_CU := $(wildcard common/*.cu)
 COMMON_OBJS := $(COMMON_C:%.c=$(B)/%.o) $(COMMON_CU:%.cu=$(B)/%.o)
-TESTKIT_OBJ := $(B)/common/testkit.o
+TESTKIT_OBJ := $(B)/common/testkit.o $(B)/common/testkit_here.o
+
+# The grader's two halves (common/judge/remote.h): judge_labNN, the lab's tests and its CPU
+# reference without its kernels, built from the grader's files alone, plain C, in $(JB);
+# worker_labNN, the lab's code without the tests, which serves the judge's calls.
+JB := $(BUILD)/judge-$(BACKEND)
+JUDGE_OBJS := $(addprefix $(JB)/common/,testkit.o lab.o rng.o judge/judge.o judge/remote.o)
+WORKER_OBJS := $(B)/common/judge/worker.o $(B)/common/judge/remote.o
+$(JB)/%.o: %.c | $(BUILD)/.need-cmocka
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(JUDGE_CFLAGS) $(DEPFLAGS) -DREMOTE_JUDGE $(DEFINES) $(INCLUDES) -c $< -o $@
 
 $(B)/%.o: %.c | $(BUILD)/.need-cmocka $(BACKEND_DEPS)
 	@mkdir -p $(@D)
@@ -32,8 +42,8 @@ CUDA_ONLY := $(if $(filter cpu,$(BACKEND)),%/library.cu)
 -include $(wildcard labs/*/lab.mk)
 
 # For lab $(1) in directory $(2): the exercise .cu files come from $(TREE) (labs/ or
-# solutions/), everything else from labs/. Binaries: the CLI $(1), test_$(1), and
-# hidden_$(1) (tests/hidden/, which only the grader builds).
+# solutions/), everything else from labs/. Binaries: the CLI $(1), test_$(1), and for the
+# grader worker_$(1) and, in $(JB), judge_$(1) and judge_hidden_$(1) (tests/hidden/).
 define LAB_RULES
 $(1)_EXERCISES := $$(notdir $$(filter labs/$(2)/%,$(EXERCISES)))
 $(1)_CU := $$(addprefix $(TREE)/$(2)/,$$($(1)_EXERCISES)) \
@@ -44,7 +54,11 @@ $(1)_LINK = $(Q)$$(LINK) -o $$@ $$(filter %.o,$$^) $$(LDLIBS) $$(if $$(filter cu
 $(1)_NVCC := $$(if $(NVCC_CHECKS),$$(patsubst %.cu,$(BUILD)/nvcc-check/$(TREE)/$(2)/%.ok,$$($(1)_EXERCISES)))
 $(1)_BIN := $(B)/$(TREE)/$(2)/$(1)
 $(1)_TEST := $(B)/$(TREE)/$(2)/test_$(1)
-$(1)_HIDDEN := $(B)/$(TREE)/$(2)/hidden_$(1)
+$(1)_WORKER := $(B)/$(TREE)/$(2)/worker_$(1)
+$(1)_JUDGE := $(JB)/labs/$(2)/judge_$(1)
+$(1)_JUDGE_HIDDEN := $(JB)/labs/$(2)/judge_hidden_$(1)
+$(1)_REMOTE := $$(wildcard tests/remote_$(1)_*.c)
+$(1)_JUDGE_OBJS := $$(patsubst %.c,$(JB)/%.o,$$($(1)_C) $$($(1)_REMOTE)) $(JUDGE_OBJS)
 # A lab whose tests count its kernels' work (testkit_work) says labNN_COUNT_WORK := 1 in its
 # lab.mk: on the CPU backend its .cu files build with cucc --count-work, a call at each basic
 # block, which costs lab01's plain test run a quarter more time: not for every lab.
@@ -57,8 +71,12 @@ $$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)
 $$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ) $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)
-$$($(1)_HIDDEN): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/hidden/test_$(1)_*.c)) $(TESTKIT_OBJ) $$($(1)_NVCC) $(BACKEND_DEPS)
-	$$($(1)_LINK)
+$$($(1)_WORKER): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$($(1)_REMOTE)) $(WORKER_OBJS) $$($(1)_NVCC) $(BACKEND_DEPS)
+	$(Q)$$(LINK) -o $$@ $$(filter %.o,$$^) -lm $$(if $$(filter cuda,$(BACKEND)),$$($(1)_LIBS))
+$$($(1)_JUDGE): $$($(1)_JUDGE_OBJS) $$(patsubst %.c,$(JB)/%.o,$$(wildcard tests/test_$(1)_*.c))
+	$(Q)$(CC) -o $$@ $$^ $(LDLIBS)
+$$($(1)_JUDGE_HIDDEN): $$($(1)_JUDGE_OBJS) $$(patsubst %.c,$(JB)/%.o,$$(wildcard tests/hidden/test_$(1)_*.c))
+	$(Q)$(CC) -o $$@ $$^ $(LDLIBS)
 
 .PHONY: $(1) $(1)-test $(1)-run $(1)-bench $(1)-plot $(1)-sanitize $(1)-profile $(1)-skeleton
 $(1): $(if $(ACTION_GOALS),,$$($(1)_BIN) $$($(1)_TEST))

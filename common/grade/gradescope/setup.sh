@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, while it builds the autograder's image (Ubuntu, no
-# GPU): the packages the labs build with, the user the students' code runs as, then a build
-# of the CPU backend's runtime so that a missing package fails here, at upload, rather than
-# in every student's grade.
+# GPU): the packages the labs build with, then a build of the CPU backend's runtime, so
+# that a missing package fails here, at upload, rather than in every student's grade.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 cd /autograder/source
 apt-get update -qq
 # shellcheck disable=SC2046  # one word per package (common/mk/packages.txt)
 apt-get install -y -qq --no-install-recommends $(common/packages.sh build) >/dev/null
-id student >/dev/null 2>&1 || useradd --no-create-home --shell /usr/sbin/nologin student
 make --no-print-directory BACKEND=cpu cpu-runtime

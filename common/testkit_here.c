@@ -1,0 +1,34 @@
+/* testkit's hooks (testkit.h) when the kernels run in the test's own process, as in
+ * `make labNN test`; the grader's judge has them in the worker (common/judge/judge.c). */
+#include <stdlib.h>
+#include "testkit.h"
+#ifdef BACKEND_CPU
+#include "cpu/include/cuda_cpu.h"
+#endif
+
+void testkit_setenv(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
+
+int testkit_race_checker(void)
+{
+#ifdef __SANITIZE_THREAD__
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+void testkit_counts(uint64_t counts[2])
+{
+#ifdef BACKEND_CPU
+    counts[0] = cuda_cpu_basic_blocks();
+    counts[1] = cuda_cpu_threads_launched();
+#else
+    counts[0] = counts[1] = 0;
+#endif
+}
