@@ -11,7 +11,8 @@ the time limits (per test and per lab), with a results.json written every time; 
 folder is graded student by student; a skipped test scores nothing. They need a backend
 that runs kernels: the CPU backend (common/cpu/cpu.mk) or BACKEND=cuda on a GPU. The dist
 tests unpack `make dist`'s tarball and build, test and grade lab01 in it (the Classroom
-flow), and run the Gradescope autograder as Gradescope does.
+flow), and run the Gradescope autograder as Gradescope does. Attacks (attacks.py) grades
+submissions that cheat, snoop and sabotage, as root, against a copy of this tree with canaries.
 """
 import argparse
 import base64
@@ -178,8 +179,10 @@ def make_fixtures():
         with open(os.path.join(FIXTURES, path), "w", encoding="utf-8") as f:
             f.write(text)
 sys.path.insert(0, os.path.join(ROOT, "common", "grade"))
-sys.dont_write_bytecode = True  # no __pycache__ left in common/grade/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ left in common/grade/ or here
 import grade  # noqa: E402  (the module under test, found through the path above)
+from attacks import Attacks  # noqa: E402,F401  (cheating submissions: unittest finds it here)
 
 BACKEND = "cpu"
 MAKE_VARS = []  # on a GPU: --make-var ARCH=native, one architecture, not the fat binary
