@@ -9,7 +9,7 @@ and leave a results.json of at most 1 MB; the class must be graded within TIME_L
 The attack code is C++ appended to vector_add.cu (the CPU backend compiles it with g++, and
 nvcc checks it): constructors, a destructor, runtime patches of the test binary, children that
 rename themselves atk-* (the markers looked for in /proc afterwards). Every attack is bounded:
-2000 forks, 8 GiB of memory, 1 GiB of files (atk-fill-* in /tmp and /dev/shm), 10 minutes of
+2000 forks, 8 GiB of memory, 1 GiB of files (atk-fill-* in /tmp and /dev/shm), 20 minutes of
 sleep. Needs root, as the grader runs in CI and on Gradescope: the grader's user separation is
 what is under test.
 """
@@ -384,11 +384,12 @@ __attribute__((constructor)) static void atk_incbin(void)
 '''),
     # root reads: the exercise file is a symlink to the solution in the course's tree
     "root_symlink": ("skeleton", "at most", (), None),
-    # processes: a daemon per test, double-forked into its own session, asleep for 10 minutes
+    # processes: a daemon per test, double-forked into its own session, asleep for 20 minutes
+    # (longer than TIME_LIMIT: still there when the class run ends, unless the grader kills it)
     "proc_daemon": ("solution", "same", ("atk-daemon",), r'''
 static void atk_sleep(void)
 {
-    sleep(600);
+    sleep(1200);
 }
 
 __attribute__((constructor)) static void atk_daemon(void)
