@@ -468,7 +468,11 @@ def judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid):
     printed = tail(os.path.join(logs, "worker.txt"), 1 << 20).replace(ctx.tree + os.sep, "")
     found = None if timed_out else read_junit(xml_path, name)
     shutil.rmtree(jdir, ignore_errors=True)
-    return verdict(args, found, timed_out, watch.exceeded, wrc, judged, printed, timeout, secs)
+    result = verdict(args, found, timed_out, watch.exceeded, wrc, judged, printed, timeout, secs)
+    if result["status"] != "passed" and uid is not None and watch.tasks >= args.procs - 2:
+        result["why"] += ("\n(its code reached the limit of %d processes and threads, which may "
+                          "be why)" % args.procs)
+    return result
 
 
 def verdict(args, found, timed_out, exceeded, wrc, judged, printed, timeout, secs):
@@ -1059,8 +1063,9 @@ def grade_one(args, student, out, shared=None, say=None):
     start = time.monotonic()
     os.makedirs(out, exist_ok=True)
     labs_done, notes, stopped = [], [], False
-    scratch = tempfile.mkdtemp(prefix="grade-")
-    judges_dir = None if shared else tempfile.mkdtemp(prefix="grade-judges-")
+    scratch = tempfile.mkdtemp(prefix="grade-", dir=wall.scratch_base())
+    judges_dir = None if shared else tempfile.mkdtemp(prefix="grade-judges-",
+                                                      dir=wall.scratch_base())
     ids = wall.Ids(args.jobs)
     try:
         labs = chosen_labs(args, notes)
@@ -1130,8 +1135,8 @@ def grade_class(args):
     students = sorted(d for d in os.listdir(args.class_dir)
                       if os.path.isdir(os.path.join(args.class_dir, d)) and d[0] != ".")
     labs = chosen_labs(args, [])
-    base_dir = tempfile.mkdtemp(prefix="grade-base-")
-    judges_dir = tempfile.mkdtemp(prefix="grade-judges-")
+    base_dir = tempfile.mkdtemp(prefix="grade-base-", dir=wall.scratch_base())
+    judges_dir = tempfile.mkdtemp(prefix="grade-judges-", dir=wall.scratch_base())
     rows = []
     workers = max(1, min(args.class_jobs, len(students)))
     try:

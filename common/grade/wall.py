@@ -23,6 +23,7 @@ import resource
 import signal
 import stat
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -96,6 +97,20 @@ def judge_id():
     if not hasattr(judge_id, "id"):
         judge_id.id = take_id()
     return judge_id.id
+
+
+def scratch_base():
+    """Where scratch folders go: the temporary folder, if the uids of student code can pass
+    through every folder above it (a private TMPDIR would lock them out), else /tmp."""
+    base = os.path.realpath(tempfile.gettempdir())
+    if not ISOLATED:
+        return base
+    path = base
+    while path != os.path.dirname(path):
+        if not os.stat(path).st_mode & 0o001:
+            return "/tmp"
+        path = os.path.dirname(path)
+    return base
 
 
 def own(path, uid, gid, mode):
@@ -223,6 +238,18 @@ def rss_bytes(pids):
     return total
 
 
+def tasks(pids):
+    """Processes and threads of pids, as RLIMIT_NPROC counts them."""
+    total = 0
+    for pid in pids:
+        try:
+            with open("/proc/%d/status" % pid, encoding="utf-8", errors="replace") as f:
+                total += int(next(line for line in f if line.startswith("Threads:")).split()[1])
+        except (OSError, StopIteration, ValueError, IndexError):
+            pass
+    return total
+
+
 def disk_bytes(uid, places):
     """Bytes in the files that uid owns in places (and the folders it owns below them)."""
     total = 0
@@ -279,6 +306,7 @@ class Watch(threading.Thread):
         self.uid, self.sessions, self.memory, self.disk = uid, sessions, memory, disk
         self.places = list(SHARED_TMP) + list(places)
         self.exceeded = ""
+        self.tasks = 0  # the most processes and threads seen at once (RLIMIT_NPROC's count)
         self.done = threading.Event()
 
     def pids(self):
@@ -296,6 +324,7 @@ class Watch(threading.Thread):
     def run(self):
         while not self.done.wait(POLL):
             pids = self.pids()
+            self.tasks = max(self.tasks, tasks(pids))
             if self.memory and rss_bytes(pids) > self.memory:
                 self.exceeded = "memory: more than %d MiB resident" % (self.memory >> 20)
             elif self.disk and self.uid is not None and \

@@ -2,9 +2,15 @@
 run time from the skeleton or the solution (ATTACKS), graded as one class next to the pristine
 skeleton and solution (honest_skeleton, honest_solution) by a copy of this tree that holds
 canaries: a line in the hidden tests, in the hidden points, in the solution, and a variable in
-the grader's environment. Each attack must score what the honest code under it scores, leak no
-canary (nor /etc/shadow) into its results.json or lab01.xml, leave no process of its own behind,
-and leave a results.json of at most 1 MB; the class must be graded within TIME_LIMIT.
+the grader's environment, in a tree that others may enter (as an instructor's checkout). Each
+attack must score what the honest code under it scores (no more, where the grader refuses it
+a file; less only where a limit stopped it, which its feedback names), leak no canary (nor
+/etc/shadow) into its results.json or lab01.xml, leave no process of its own behind, spare the
+honest solution graded beside it, and leave a results.json of at most 1 MB; the class must be
+graded within TIME_LIMIT. Against the grader before the judge (issue 13), the verdict attacks
+scored 23.5 of 23.5 on the skeleton (1 honestly), the canaries and /etc/shadow leaked, the
+symlink got the solution's marks, daemons outlived the grading, the killer cost its neighbour
+8.5 points and copied its file, and the FIFO hung the grader.
 
 The attack code is C++ appended to vector_add.cu (the CPU backend compiles it with g++, and
 nvcc checks it): constructors, a destructor, runtime patches of the test binary, children that
@@ -31,8 +37,7 @@ LAB = "lab01-vector-add"
 FILE = "vector_add.cu"
 BASES = {"skeleton": os.path.join("labs", LAB, FILE),
          "solution": os.path.join("solutions", LAB, FILE)}
-TIME_LIMIT = 900  # seconds for the class run: the current grader grades every student but
-                  # traps_fifo (which hangs it) in 6.5 minutes on 2 cores
+TIME_LIMIT = 600  # seconds for the class run: about 3 minutes on 2 cores (2026-11-23)
 JSON_LIMIT = 1 << 20
 LIMIT_FLAGS = ["--memory-limit", "2048", "--disk-limit", "256", "--procs", "256"]
 KERNELS_RUN = os.path.exists(os.path.join(ROOT, "common", "cpu", "cpu.mk"))
@@ -201,8 +206,9 @@ ATK void atk_fake_passed(const char *const *names, size_t n)
 '''
 
 # The attacks: NAME: (BASE, EXPECT, MARKERS, CODE). BASE: the file the code is appended to;
-# EXPECT: "same" (each test scores what BASE's does) or "at most" (no test scores more than
-# in BASE: a build that the grader stops reading its files may fail); MARKERS: the names of
+# EXPECT: "same" (each test scores what BASE's does), "at most" (no test scores more than
+# in BASE: a build that the grader stops reading its files may fail) or "limited" (at most,
+# and every test that scores less names the limit that stopped it); MARKERS: the names of
 # the processes it starts. A CODE of None: the exercise file is a symlink to the solution.
 ATTACKS = {
     # verdict: a passing JUnit XML where cmocka's goes (and in its sibling tests' folders),
@@ -304,6 +310,59 @@ __attribute__((constructor)) static void atk_testkit(void)
         atk_patch((void *)&testkit_status, ret, 1);
     }
 #endif
+}
+'''),
+    # verdict, against the judge (the new grader's): a passing XML into every judge's run
+    # folder it can reach, the judges stopped and their memory written through /proc, then
+    # exit 0 whatever the call: the judge must fail the test, never pass it
+    "verdict_judge": ("skeleton", "at most", (), r'''
+static const char *const atk_names[] = {"args_rejected", "one_block", "thread_per_element",
+                                        "grid_stride", "grid_2d", "grid_stride_float4",
+                                        "host_round_trip"};
+
+static void atk_xml_into(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/cmocka.xml", dir);
+    atk_fake_xml(path, atk_names, sizeof atk_names / sizeof atk_names[0]);
+}
+
+static void atk_at_judges(void)
+{
+    char pattern[PATH_MAX];
+    atk_glob("/tmp/grade-judges-*/runs-*/*", atk_xml_into);
+    if (realpath("/proc/self/cwd", pattern) && strlen(pattern) < sizeof pattern - 40) {
+        for (int up = 0; up < 3 && strrchr(pattern, '/'); up++) /* .../grade-X/runs/TAG */
+            *strrchr(pattern, '/') = 0;
+        strcat(pattern, "/grade-judges-*/runs-*/*");
+        atk_glob(pattern, atk_xml_into);
+    }
+    DIR *proc = opendir("/proc");
+    for (struct dirent *e; proc && (e = readdir(proc));) {
+        char path[64];
+        size_t n = 0;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        char *cmd = atk_read(path, 4096, &n);
+        if (cmd && strstr(cmd, "judge_lab01")) {
+            int pid = atoi(e->d_name), fd;
+            kill(pid, SIGSTOP);
+            snprintf(path, sizeof path, "/proc/%d/mem", pid);
+            if ((fd = open(path, O_WRONLY)) >= 0) {
+                fprintf(stderr, "atk: the judge's memory is open for writing\n");
+                close(fd);
+            }
+        }
+        free(cmd);
+    }
+    if (proc)
+        closedir(proc);
+}
+
+__attribute__((constructor)) static void atk_judge(void)
+{
+    atk_at_judges();
+    atk_fake_passed(atk_names, sizeof atk_names / sizeof atk_names[0]);
+    _exit(0);
 }
 '''),
     # secrets: the hidden tests, hidden points and solution from every tree it finds, and the
@@ -505,7 +564,7 @@ __attribute__((constructor)) static void atk_killer(void)
 }
 '''),
     # processes: a fork bomb per test: up to 2000 children that sleep for 30 s
-    "proc_forkbomb": ("solution", "same", ("atk-bomb",), r'''
+    "proc_forkbomb": ("solution", "limited", ("atk-bomb",), r'''
 static void atk_bomb(void)
 {
     for (int i = 0; i < 2000; i++) {
@@ -527,7 +586,7 @@ __attribute__((constructor)) static void atk_forkbomb(void)
 '''),
     # resources: a child per test that touches up to 8 GiB, 256 MiB at a time, and holds it
     # for a minute
-    "proc_memory": ("solution", "same", ("atk-hog",), r'''
+    "proc_memory": ("solution", "limited", ("atk-hog",), r'''
 static void atk_hog(void)
 {
     const size_t step = (size_t)256 << 20;
@@ -549,7 +608,7 @@ __attribute__((constructor)) static void atk_memory(void)
 '''),
     # resources: a child per test that writes 64 MiB files /tmp/atk-fill-* and
     # /dev/shm/atk-fill-*, until those hold 1 GiB in all, and removes none
-    "proc_disk": ("solution", "same", ("atk-fill",), r'''
+    "proc_disk": ("solution", "limited", ("atk-fill",), r'''
 static long long atk_filled(void)
 {
     static const char *const patterns[] = {"/tmp/atk-fill-*", "/dev/shm/atk-fill-*"};
@@ -751,6 +810,7 @@ class Attacks(unittest.TestCase):
         if os.geteuid() != 0:
             raise unittest.SkipTest("needs root: the grader's user separation")
         cls.tmp = tempfile.mkdtemp(prefix="test-grader-attacks-")
+        os.chmod(cls.tmp, 0o755)  # as an instructor's checkout: others may enter
         root, class_dir = os.path.join(cls.tmp, "root"), os.path.join(cls.tmp, "class")
         cls.out, cls.log = os.path.join(cls.tmp, "out"), os.path.join(cls.tmp, "grade.log")
         copy_tree(root)
@@ -800,7 +860,26 @@ class Attacks(unittest.TestCase):
                     wrong = {t: (got.get(t), s) for t, s in want.items() if got.get(t) != s}
                 else:
                     wrong = {t: (s, want.get(t, 0)) for t, s in got.items() if s > want.get(t, 0)}
+                if expect == "limited":
+                    outputs = {t["name"]: t["output"] for t in self.results(name)["tests"]}
+                    wrong.update({t: (s, want.get(t), "no limit named") for t, s in got.items()
+                                  if s < want.get(t, 0) and "limit" not in outputs[t]})
                 self.assertEqual(wrong, {}, "%s: {test: (score, honest %s's)}" % (name, base))
+
+    def test_attacks_built(self):
+        """Each attack compiled, so that its score says what the grader did with it; those
+        that embed a file the grader hides must not, and say why."""
+        for name, (_, _, _, code) in ATTACKS.items():
+            output = (self.results(name) or {}).get("output", "")
+            if name in ("root_incbin", "root_include"):
+                with self.subTest(attack=name):
+                    self.assertRegex(output, "(?s)did not compile.*(not found|No such file|"
+                                     "Permission denied)")
+                continue
+            if code is None:
+                continue
+            with self.subTest(attack=name):
+                self.assertNotIn("did not compile", output)
 
     def test_leaks_nothing(self):
         secret = list(self.canaries.values()) + ([self.shadow] if self.shadow else [])
