@@ -436,13 +436,14 @@ def judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid):
     wall.own(jdir, wall.judge_id(), wall.judge_id(), 0o700)
     wall.own(wdir, uid, ctx.ids.group, 0o700)
     xml_path = os.path.join(jdir, "cmocka.xml")
-    to_worker, from_judge = os.pipe()[::-1]
+    from_judge, to_worker = os.pipe()  # each a pipe's read end, then its write end
     from_worker, to_judge = os.pipe()
     start = time.monotonic()
     worker_env = plain_env(wdir, {"CUDA_CPU_STRICT": "1"} if args.backend == "cpu" else {})
-    judge_env = plain_env(jdir, {
+    judge_env = plain_env(jdir, {  # the seed: the judge's alone, printed in its output
         "CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path, "TESTKIT_CASES": "1",
-        "TEST_SEED": str(secrets.randbits(63)), "TESTKIT_REMOTE": "%d,%d" % (from_worker, to_worker)})
+        "TEST_SEED": str(secrets.randbits(63)),
+        "TESTKIT_REMOTE": "%d,%d" % (from_worker, to_worker)})
     try:
         with wall.create_log(os.path.join(logs, "worker.txt")) as wlog, \
                 wall.create_log(os.path.join(logs, "judge.txt")) as jlog:
@@ -773,7 +774,8 @@ def grade_perf(args, ctx, lab, points, deadline):
         else:
             value = perf_value(row, p["unit"])
             status = "passed" if value >= p["threshold"] else "failed"
-            why = "%s: measured %.1f %s on %s" % (title, value, p["unit"], row.get("device", "?")[:80])
+            why = "%s: measured %.1f %s on %s" % (title, value, p["unit"],
+                                                  row.get("device", "?")[:80])
         lab.add(name, p["points"], p["visibility"],
                 {"status": status, "why": why, "output": "", "secs": 0.0}, suite="perf")
 
