@@ -371,6 +371,25 @@ class Parts(unittest.TestCase):
                          ["ref", "args", "lib", "fast", "slow", "other"] + each)
         self.assertEqual(grade.names_in_sources([path], given_only=True), ["ref", "args"])
 
+    def test_names_from_sources_are_the_judges(self):
+        """The names read from our test sources are those that each lab's judges run (their
+        --list, which needs no worker), on this backend."""
+        if BACKEND != "cpu" or not shutil.which("gcc"):
+            self.skipTest("the judges of the CPU backend")
+        args = argparse.Namespace(backend="cpu")
+        for num, labdir in grade.find_labs(ROOT).items():
+            for hidden in (False, True):
+                sources = grade.test_sources(ROOT, "lab" + num, hidden)
+                if not sources:
+                    continue
+                judge = grade.judge_path(args, labdir, "lab" + num, hidden)
+                subprocess.run(["make", "--no-print-directory", "-s", "BACKEND=cpu", judge],
+                               cwd=ROOT, env=clean_env(), check=True, stdout=subprocess.DEVNULL)
+                listed = subprocess.run([os.path.join(ROOT, judge), "--list"], check=True,
+                                        stdout=subprocess.PIPE, universal_newlines=True).stdout
+                with self.subTest(judge=judge):
+                    self.assertEqual(grade.names_in_sources(sources, "cpu"), listed.split())
+
     def test_points_by_pattern(self):
         table = grade.parse_points("twice.fast 3\ntwice.* 0.5 hidden\n")["tests"]
         self.assertEqual(grade.points_for(table, "twice.fast"), (3.0, None))
