@@ -1,5 +1,6 @@
-/* testkit's hooks (testkit.h) when the kernels run in the test's own process, as in
- * `make labNN test`; the grader's judge has them in the worker (common/judge/judge.c). */
+/* testkit's hooks (testkit.h) where the kernels run: in the test's own process, as in
+ * `make labNN test`, or in the grader's worker (common/judge/worker.c), which serves them
+ * to the judge (common/judge/judge.c). */
 #include <stdlib.h>
 #include "testkit.h"
 #ifdef BACKEND_CPU

@@ -67,11 +67,10 @@ class Ids:
     def __init__(self, slots):
         if not ISOLATED:
             self.group, self.build, self.slots = None, None, [None] * slots
-            self.free = list(self.slots)
         else:
             self.group, self.build = take_id(), take_id()
             self.slots = [take_id() for _ in range(slots)]
-            self.free = list(self.slots)
+        self.free = list(self.slots)
         self.lock = threading.Condition()
 
     def who(self, uid):

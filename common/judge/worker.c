@@ -9,9 +9,7 @@
 #include "gpu.h"
 #include "lab.h"
 #include "remote.h"
-#ifdef BACKEND_CPU
-#include "cpu/include/cuda_cpu.h"
-#endif
+#include "testkit.h"
 
 static long long call_gpu_alloc(struct remote_arg *a)
 {
@@ -60,33 +58,24 @@ static long long call_gpu_query(struct remote_arg *a)
     return a[0].bytes == sizeof(struct gpu_info) ? gpu_query(a[0].p) : LAB_EINVAL;
 }
 
-/* The backend's settings that tests change (CUDA_CPU_SCHEDULE, CUDA_CPU_SMS...). */
+/* testkit's hooks, served by testkit_here.c as in a test linked with the lab. */
 static long long call_setenv(struct remote_arg *a)
 {
-    return a[1].p ? setenv(a[0].p, a[1].p, 1) : unsetenv(a[0].p);
+    testkit_setenv(a[0].p, a[1].p);
+    return 0;
 }
 
 static long long call_race_checker(struct remote_arg *a)
 {
     (void)a;
-#ifdef __SANITIZE_THREAD__
-    return 1;
-#else
-    return 0;
-#endif
+    return testkit_race_checker();
 }
 
-/* The work that kernel threads did so far: basic blocks, threads (the CPU backend's). */
 static long long call_counts(struct remote_arg *a)
 {
-    unsigned long long counts[2] = {0, 0};
-#ifdef BACKEND_CPU
-    counts[0] = cuda_cpu_basic_blocks();
-    counts[1] = cuda_cpu_threads_launched();
-#endif
-    if (a[0].bytes != sizeof counts)
+    if (a[0].bytes != 2 * sizeof(uint64_t))
         return LAB_EINVAL;
-    memcpy(a[0].p, counts, sizeof counts);
+    testkit_counts(a[0].p);
     return 0;
 }
 

@@ -11,7 +11,7 @@ TESTKIT_OBJ := $(B)/common/testkit.o $(B)/common/testkit_here.o
 # worker_labNN, the lab's code without the tests, which serves the judge's calls.
 JB := $(BUILD)/judge-$(BACKEND)
 JUDGE_OBJS := $(addprefix $(JB)/common/,testkit.o lab.o rng.o judge/judge.o judge/remote.o)
-WORKER_OBJS := $(B)/common/judge/worker.o $(B)/common/judge/remote.o
+WORKER_OBJS := $(B)/common/judge/worker.o $(B)/common/judge/remote.o $(B)/common/testkit_here.o
 $(JB)/%.o: %.c | $(BUILD)/.need-cmocka
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(JUDGE_CFLAGS) $(DEPFLAGS) -DREMOTE_JUDGE $(DEFINES) $(INCLUDES) -c $< -o $@

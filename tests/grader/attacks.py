@@ -98,13 +98,18 @@ ATK const char *atk_test(void)
     return cmd && first < n ? cmd + first : none; /* kept: the process's lifetime */
 }
 
-/* Whether a grader runs us, by cmocka's variables. */
+/* Whether a grader runs us: cmocka's variables (the tests linked with us), or a grader's
+ * worker (our binary's name). */
 ATK int atk_graded(void)
 {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     for (char **e = environ; *e; e++)
         if (!strncmp(*e, "CMOCKA_", 7))
             return 1;
-    return 0;
+    if (n > 0)
+        exe[n] = 0;
+    return n > 0 && strstr(exe, "worker_") != NULL;
 }
 
 /* fn in a child process named name (the marker the tests look for in /proc), which exits
@@ -212,8 +217,9 @@ ATK void atk_fake_passed(const char *const *names, size_t n)
 # the processes it starts. A CODE of None: the exercise file is a symlink to the solution.
 ATTACKS = {
     # verdict: a passing JUnit XML where cmocka's goes (and in its sibling tests' folders),
-    # fake PASSED lines, exit 0 before any test runs
-    "verdict_xml": ("skeleton", "same", (), r'''
+    # fake PASSED lines, exit 0 before any test runs (in a worker, before any call: every
+    # test fails there, so at most the skeleton's score)
+    "verdict_xml": ("skeleton", "at most", (), r'''
 __attribute__((constructor)) static void atk_verdict(void)
 {
     const char *test = atk_test();
