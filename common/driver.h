@@ -2,6 +2,7 @@
  * so that a lab's main.c is its rows and a few callbacks.
  *   labNN run    checks every row once against the CPU reference: ok, or where it is wrong
  *   labNN bench  times every row (CUDA events, warm-up, median) beside the measured copy,
+ *                checks each row's answer after timing it (a wrong row gets no time),
  *                prints the table and writes the TSV that `make labNN plot` draws
  * Options: common/cli.h. Sizes default to the handout's on a GPU and to a size the CPU
  * backend checks in seconds. */

@@ -1,5 +1,4 @@
-/* Device buffers, copies and device facts behind the C interface of gpu.h. */
-#include <string.h>
+/* Device buffers and copies behind the C interface of gpu.h (device.cu: the device's facts). */
 #include "check.h"
 #include "gpu.h"
 
@@ -64,36 +63,4 @@ void gpu_host_free(void *p)
 {
     if (p)
         CUDA_CHECK(cudaFreeHost(p));
-}
-
-int gpu_available(void)
-{
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess) {
-        cudaGetLastError(); /* clear the sticky "no device" error */
-        return 0;
-    }
-    return count > 0;
-}
-
-int gpu_query(struct gpu_info *info)
-{
-    cudaDeviceProp prop;
-    int dev, clock_khz, bus_bits;
-    CUDA_TRY(cudaGetDevice(&dev));
-    CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
-    /* CUDA 13 removed cudaDeviceProp::memoryClockRate: ask for the attributes instead. */
-    CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev));
-    CUDA_TRY(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
-    memset(info, 0, sizeof *info);
-    snprintf(info->name, sizeof info->name, "%s", prop.name);
-    info->cc_major = prop.major;
-    info->cc_minor = prop.minor;
-    info->sms = prop.multiProcessorCount;
-    info->l2_bytes = (size_t)prop.l2CacheSize;
-    info->global_bytes = prop.totalGlobalMem;
-    info->mem_clock_khz = clock_khz;
-    info->bus_width_bits = bus_bits;
-    info->peak_gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
-    return LAB_OK;
 }

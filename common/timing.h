@@ -27,6 +27,12 @@ int time_cpu(timed_fn fn, void *ctx, int reps, struct timing *t);
 /* Effective bandwidth of `bytes` moved in `ms` milliseconds, in decimal GB/s. */
 double gbs(double bytes, double ms);
 
+/* What the timers share: TIMING_WARMUP calls of fn (stopping at an error), and the
+ * summary of reps times in ms[] (sorted in place). */
+int timing_warm_up(timed_fn fn, void *ctx);
+double timing_now_ms(void); /* the monotonic wall clock */
+void timing_summarize(double *ms, int reps, struct timing *t);
+
 /* Device-to-device cudaMemcpy of `bytes`, counted as read + written: the copy ceiling. */
 int time_copy(size_t bytes, int reps, struct timing *t);
 

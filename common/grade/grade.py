@@ -26,6 +26,7 @@ Python 3.9 or later, standard library only: graders run on bare Debian/Ubuntu im
 import argparse
 import base64
 import concurrent.futures
+import contextlib
 import csv
 import fnmatch
 import glob
@@ -56,6 +57,7 @@ FILE_LIMIT = 64 << 20         # a test's code may write files up to this size (i
 BUILD_FILE_LIMIT = 512 << 20  # a build's (objects, binaries)
 XML_LIMIT = 1 << 20           # the judge's cmocka XML, read at most this far
 TSV_LIMIT = 1 << 20           # a bench's TSV
+CEILING_SLACK = 115.0         # %copy past which a bench time is not believed
 SUBMISSION_FILE_LIMIT = 1 << 20  # a submitted exercise file
 # What the scratch tree takes from build/cpu/: the CPU backend's runtimes and rewriter, built
 # from common/cpu/ alone (no student code), which every grading would otherwise rebuild.
@@ -301,8 +303,8 @@ def lock_secrets(root):
     return closed
 
 
-PASSED_ON = ("PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH",
-             "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "TERM")
+PASSED_ON = ("PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "CPATH", "LIBRARY_PATH", "CUDA_HOME",
+             "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "TERM")
 
 
 def plain_env(home, extra=None):
@@ -319,6 +321,45 @@ def plain_env(home, extra=None):
 # ---------------------------------------------------------------- running things
 
 STOP = threading.Event()  # set by SIGTERM: start no more tests, write what there is
+
+
+class GpuTurns:
+    """On a GPU, the tests of the submissions graded at once share the device, but a bench
+    has it alone: a time measured beside another submission's tests would be theirs too.
+    Tests take it shared, benches alone; a waiting bench goes before new tests."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.sharing, self.alone, self.waiting = 0, False, 0
+
+    @contextlib.contextmanager
+    def shared(self):
+        with self.cond:
+            self.cond.wait_for(lambda: not self.alone and not self.waiting)
+            self.sharing += 1
+        try:
+            yield
+        finally:
+            with self.cond:
+                self.sharing -= 1
+                self.cond.notify_all()
+
+    @contextlib.contextmanager
+    def exclusive(self):
+        with self.cond:
+            self.waiting += 1
+            self.cond.wait_for(lambda: not self.alone and not self.sharing)
+            self.waiting -= 1
+            self.alone = True
+        try:
+            yield
+        finally:
+            with self.cond:
+                self.alone = False
+                self.cond.notify_all()
+
+
+GPU = GpuTurns()
 
 
 class Stopped(Exception):
@@ -419,30 +460,61 @@ def run_test(args, ctx, judge, worker, name, timeout, tag):
     """One test: the judge (our tests, no student code, as the judge's uid) and the worker
     (the student's code, as a test slot's uid, with the limits) side by side, joined by two
     pipes. The judge's XML alone says pass or fail; the worker's fate explains a failure.
+    On a GPU, a test that ran out of device memory beside others runs again with it alone.
     Returns a dict: status (passed, failed, skipped, crashed, timeout), why (a line or a
     few), output (the judge's and the worker's, cut), secs."""
     uid = ctx.ids.borrow()
     try:
-        return judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid)
+        result = judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid)
+        if args.backend == "cuda" and result["status"] != "passed" and \
+                "cudaErrorMemoryAllocation" in result["output"]:
+            # the device's memory went to the tests beside it: once more, the device alone
+            result = judge_and_worker(args, ctx, judge, worker, name, timeout, tag + "-alone",
+                                      uid, alone=True)
+        return result
     finally:
         ctx.ids.give_back(uid)
 
 
-def judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid):
+def judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid, alone=False):
+    run = pair(args, ctx, [judge, name], worker, timeout, tag, uid,
+               lambda jdir: read_junit(os.path.join(jdir, "cmocka.xml"), name), alone)
+    result = verdict(args, None if run["timed_out"] else run["found"], run["timed_out"],
+                     run["exceeded"], run["wrc"], run["judged"], run["printed"], timeout,
+                     run["secs"])
+    if result["status"] != "passed" and uid is not None and run["tasks"] >= args.procs - 2:
+        result["why"] += ("\n(its code reached the limit of %d processes and threads, which may "
+                          "be why)" % args.procs)
+    return result
+
+
+def pair(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, alone=False):
+    """A judge (judge_argv, as the judge's uid, in a folder of its own) and the worker (as
+    uid, with the limits) joined by two pipes, until the judge ends; on a GPU, with the
+    device alone (a bench) or shared (GpuTurns). Returns a dict: found (what read_back(the
+    judge's folder) gave), timed_out, exceeded, wrc and jrc (how the worker and the judge
+    ended), judged and printed (their output), secs, tasks (the most processes and threads
+    the worker's uid had)."""
+    turn = contextlib.nullcontext() if args.backend != "cuda" else (
+        GPU.exclusive() if alone else GPU.shared())
+    with turn:
+        return pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back)
+
+
+def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back):
     logs = os.path.join(ctx.work, tag)
     jdir, wdir = os.path.join(ctx.judge_runs, tag), os.path.join(ctx.runs, tag)
     for d in (logs, jdir, wdir):
         os.makedirs(d)
     wall.own(jdir, wall.judge_id(), wall.judge_id(), 0o700)
     wall.own(wdir, uid, ctx.ids.group, 0o700)
-    xml_path = os.path.join(jdir, "cmocka.xml")
     from_judge, to_worker = os.pipe()  # each a pipe's read end, then its write end
     from_worker, to_judge = os.pipe()
     start = time.monotonic()
     worker_env = plain_env(wdir, {"CUDA_CPU_STRICT": "1"} if args.backend == "cpu" else {})
     judge_env = plain_env(jdir, {  # the seed: the judge's alone, printed in its output
-        "CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": xml_path, "TESTKIT_CASES": "1",
-        "TEST_SEED": str(secrets.randbits(63)),
+        "CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": os.path.join(jdir, "cmocka.xml"),
+        "TESTKIT_CASES": "1", "TEST_SEED": str(secrets.randbits(63)),
         "TESTKIT_REMOTE": "%d,%d" % (from_worker, to_worker)})
     try:
         with wall.create_log(os.path.join(logs, "worker.txt")) as wlog, \
@@ -450,30 +522,26 @@ def judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid):
             wp = wall.spawn([worker, str(from_judge), str(to_judge)], wdir, worker_env, wlog,
                             ctx.ids.who(uid), limits(args, timeout), (from_judge, to_judge))
             jwho = (wall.judge_id(), wall.judge_id()) if wall.ISOLATED else None
-            jp = wall.spawn([judge, name], jdir, judge_env, jlog, jwho, (),
+            jp = wall.spawn(judge_argv, jdir, judge_env, jlog, jwho, (),
                             (from_worker, to_worker))
     finally:
         for fd in (to_worker, from_judge, from_worker, to_judge):
             os.close(fd)
     watch = wall.Watch(uid, {wp.pid}, args.memory_limit << 20, args.disk_limit << 20, [wdir])
     watch.start()
-    _, timed_out = wall.finish(jp, timeout)
+    jrc, timed_out = wall.finish(jp, timeout)
     wrc, _ = wall.finish(wp, 2.0)  # it ends when the judge's end of the pipe closes
     watch.stop()
     wall.sweep(uid)
     if uid is not None:
         wall.remove_owned(uid, wall.SHARED_TMP)
     shutil.rmtree(wdir, ignore_errors=True)
-    secs = time.monotonic() - start
-    judged = tail(os.path.join(logs, "judge.txt"), 1 << 20).replace(ctx.tree + os.sep, "")
-    printed = tail(os.path.join(logs, "worker.txt"), 1 << 20).replace(ctx.tree + os.sep, "")
-    found = None if timed_out else read_junit(xml_path, name)
+    found = None if timed_out else read_back(jdir)
     shutil.rmtree(jdir, ignore_errors=True)
-    result = verdict(args, found, timed_out, watch.exceeded, wrc, judged, printed, timeout, secs)
-    if result["status"] != "passed" and uid is not None and watch.tasks >= args.procs - 2:
-        result["why"] += ("\n(its code reached the limit of %d processes and threads, which may "
-                          "be why)" % args.procs)
-    return result
+    return {"found": found, "timed_out": timed_out, "exceeded": watch.exceeded, "wrc": wrc,
+            "jrc": jrc, "secs": time.monotonic() - start, "tasks": watch.tasks,
+            "judged": tail(os.path.join(logs, "judge.txt"), 1 << 20).replace(ctx.tree + os.sep, ""),
+            "printed": tail(os.path.join(logs, "worker.txt"), 1 << 20).replace(ctx.tree + os.sep, "")}
 
 
 def verdict(args, found, timed_out, exceeded, wrc, judged, printed, timeout, secs):
@@ -580,6 +648,11 @@ def judge_path(args, labdir, lab, hidden=False):
                         ("judge_hidden_" if hidden else "judge_") + lab)
 
 
+def bench_judge_path(args, labdir, lab):
+    """Where the Makefile puts a lab's bench judge (on a GPU only)."""
+    return os.path.join("build", "judge-" + args.backend, "labs", labdir, "bench_" + lab)
+
+
 def make(args, tree, targets, log_path, race=False, ids=None, uid=None):
     """Builds targets of a tree through the Makefile, as uid of ids (the submission's build
     uid, for a tree with student code in it). Returns (ok, log)."""
@@ -683,7 +756,7 @@ def grade_lab(args, ctx, num, labdir, submission_note):
             result = results.get(name) or {"status": "failed", "why": why, "output": "",
                                            "secs": 0.0}
             lab.add(name, pts, vis, result, hidden=suite == "hidden", suite=suite)
-    grade_perf(args, ctx, lab, points, time.monotonic() + max(budget, 0))
+    grade_perf(args, ctx, lab, points, worker, why, time.monotonic() + max(budget, 0))
     return lab
 
 
@@ -737,26 +810,24 @@ def run_suite(args, ctx, judge, worker, names, deadline, suite):
         return dict(pool.map(lambda item: one(*item), enumerate(names)))
 
 
-def grade_perf(args, ctx, lab, points, deadline):
-    """Performance points: on a GPU, the lab's bench at a moderate size, each threshold
-    against the variant's row; without one, a 0-of-0 line that says so."""
+def grade_perf(args, ctx, lab, points, worker, why, deadline):
+    """Performance points: on a GPU, the lab's bench at a moderate size, run by the bench's
+    judge (bench_labNN: the worker's calls timed on the judge's clock, each row's answer
+    checked, the copy measured by the judge itself), each threshold against the variant's
+    row; without a GPU, a 0-of-0 line that says so."""
     if not points["perf"] or not args.perf or (args.tests and "perf" not in args.tests):
         return
     rows, problem = {}, ""
     if args.backend != "cuda":
         problem = ("not graded here: performance needs a GPU (BACKEND=cuda); the CPU backend "
                    "checks correctness only, so this counts 0 of 0")
+    elif not worker:
+        problem = why
     else:
-        binary = os.path.join(build_dir(args, lab.dir), lab.lab)
-        ok, log = make(args, ctx.tree, [binary], os.path.join(ctx.work, "build-%s-bench.txt"
-                                                              % lab.lab),
-                       ids=ctx.ids, uid=ctx.ids.build)
-        if ok:
-            rows, problem = run_bench(args, ctx, os.path.join(ctx.tree, binary),
-                                      points["bench"] or ["--n", "16777216", "--reps", "10"],
-                                      deadline, lab.lab)
-        else:
-            problem = "did not compile:\n" + compiler_message(log)
+        judge = os.path.join(ctx.judges, bench_judge_path(args, lab.dir, lab.lab))
+        rows, problem = run_bench(args, ctx, judge, worker,
+                                  points["bench"] or ["--n", "16777216", "--reps", "10"],
+                                  deadline, lab.lab)
     for p in points["perf"]:
         title = "%s >= %s %s" % (p["variant"], fmt(p["threshold"]), p["unit"])
         name = "perf " + title
@@ -771,6 +842,10 @@ def grade_perf(args, ctx, lab, points, deadline):
         elif needed and needed[0]["status"] != "passed":
             status = "failed"
             why = "%s: its correctness test fails, so speed scores nothing" % title
+        elif perf_value(row, "%copy") > CEILING_SLACK:
+            status = "failed"
+            why = ("%s: measured %.0f %%copy, faster than the copy the judge timed beside it "
+                   "can be: not a time the grader believes" % (title, perf_value(row, "%copy")))
         else:
             value = perf_value(row, p["unit"])
             status = "passed" if value >= p["threshold"] else "failed"
@@ -793,29 +868,24 @@ def perf_value(row, unit):
     return 100.0 * gbs / copy if copy > 0 else 0.0
 
 
-def run_bench(args, ctx, binary, bench_args, deadline, name):
-    """The lab's bench, as a test slot's uid with the limits, in a folder of its own; its
-    TSV read back with no link followed and at most TSV_LIMIT bytes."""
+def run_bench(args, ctx, judge, worker, bench_args, deadline, name):
+    """The bench's judge beside the student's worker (pair), its TSV read back from the
+    judge's folder with no link followed and at most TSV_LIMIT bytes. Returns (rows, a
+    problem or "")."""
     uid = ctx.ids.borrow()
     try:
-        where = os.path.join(ctx.runs, name + "-bench")
-        os.makedirs(where)
-        wall.own(where, uid, ctx.ids.group, 0o700)
-        tsv, log = os.path.join(where, "bench.tsv"), os.path.join(ctx.work, name + "-bench.txt")
-        rc, timed_out, _, exceeded = run_limited(
-            args, [binary, "bench", "--tsv", tsv] + bench_args, where, plain_env(where),
-            min(args.test_timeout * 3, max(deadline - time.monotonic(), 1)), log, ctx.ids, uid,
-            places=[where])
-        data, size = wall.read_bounded(tsv, TSV_LIMIT, tail=False)
-        if uid is not None:
-            wall.remove_owned(uid, wall.SHARED_TMP)
-        shutil.rmtree(where, ignore_errors=True)
+        run = pair(args, ctx, [judge, "bench", "--tsv", "bench.tsv"] + bench_args, worker,
+                   min(args.test_timeout * 3, max(deadline - time.monotonic(), 1)),
+                   name + "-bench", uid,
+                   lambda jdir: wall.read_bounded(os.path.join(jdir, "bench.tsv"), TSV_LIMIT,
+                                                  tail=False)[0], alone=True)
     finally:
         ctx.ids.give_back(uid)
-    if timed_out or rc != 0 or exceeded:
-        why = "timed out" if timed_out else exceeded or "failed (status %d)" % rc
-        return {}, "the bench %s:\n%s" % (why, tail(log, 1500))
-    return read_bench(data.decode("utf-8", errors="replace")), ""
+    if run["timed_out"] or run["jrc"] != 0 or run["exceeded"] or not run["found"]:
+        why = ("timed out" if run["timed_out"] else run["exceeded"] or
+               "failed (status %s)" % run["jrc"])
+        return {}, "the bench %s:\n%s" % (why, clip(run["judged"] + "\n" + run["printed"], 1500))
+    return read_bench(run["found"].decode("utf-8", errors="replace")), ""
 
 
 def read_bench(text):
@@ -1041,6 +1111,8 @@ def prepare_judges(args, labs, where):
     targets = [judge_path(args, d, "lab" + n, hidden)
                for n, d in labs.items() for hidden in (False, True)
                if test_sources(tree, "lab" + n, hidden)]
+    if args.backend == "cuda" and args.perf:
+        targets += [bench_judge_path(args, d, "lab" + n) for n, d in labs.items()]
     ok, log = make(args, tree, targets, os.path.join(where, "build-judges.txt"))
     wall.own_tree(where, wall.judge_id(), wall.judge_id())
     wall.own(where, wall.judge_id(), wall.judge_id(), 0o700)

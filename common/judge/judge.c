@@ -218,18 +218,6 @@ void gpu_sync(void)
     remote_call("gpu_sync", "");
 }
 
-int gpu_available(void)
-{
-    return (int)remote_call("gpu_available", "");
-}
-
-int gpu_query(struct gpu_info *info)
-{
-    int status = (int)remote_call("gpu_query", "o", info, sizeof *info);
-    info->name[sizeof info->name - 1] = '\0';
-    return status;
-}
-
 /* ---------------------------------------------------------------- testkit's hooks */
 
 void testkit_setenv(const char *name, const char *value)

@@ -34,7 +34,8 @@ check-skeletons:
 NVCC_CHECK := $(patsubst %.cu,$(BUILD)/nvcc/%.o,$(COMMON_CU) $(wildcard labs/*/*.cu solutions/*/*.cu))
 ifneq ($(shell command -v $(NVCC)),)
 nvcc-check: $(NVCC_CHECK)
-	@echo "nvcc-check: $(words $(NVCC_CHECK)) .cu files build with nvcc"
+	@$(MAKE) --no-print-directory BACKEND=cuda bench-judges
+	@echo "nvcc-check: $(words $(NVCC_CHECK)) .cu files and the bench judges build with nvcc"
 else
 nvcc-check:
 	@echo "nvcc-check: no $(NVCC) on the PATH, so the .cu files were not built with nvcc"

@@ -9,12 +9,22 @@ TESTKIT_OBJ := $(B)/common/testkit.o $(B)/common/testkit_here.o
 # The grader's two halves (common/judge/remote.h): judge_labNN, the lab's tests and its CPU
 # reference without its kernels, built from the grader's files alone, plain C, in $(JB);
 # worker_labNN, the lab's code without the tests, which serves the judge's calls.
+# On a GPU, bench_labNN is the bench's judge: the lab's main.c and the driver, with the
+# worker's calls timed on the judge's own clock (judge/clock.cu) against its own copy and
+# device (device.cu); both are host code, which nvcc builds without kernels.
 JB := $(BUILD)/judge-$(BACKEND)
-JUDGE_OBJS := $(addprefix $(JB)/common/,testkit.o lab.o rng.o judge/judge.o judge/remote.o)
+JUDGE_CALLS := $(addprefix $(JB)/common/,lab.o rng.o judge/judge.o judge/remote.o)
+JUDGE_OBJS := $(JUDGE_CALLS) $(addprefix $(JB)/common/,testkit.o judge/worker_device.o)
+BENCH_JUDGE_OBJS := $(JUDGE_CALLS) \
+  $(addprefix $(JB)/common/,driver.o bench.o cli.o timing.o device.o judge/clock.o)
 WORKER_OBJS := $(B)/common/judge/worker.o $(B)/common/judge/remote.o $(B)/common/testkit_here.o
 $(JB)/%.o: %.c | $(BUILD)/.need-cmocka
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(JUDGE_CFLAGS) $(DEPFLAGS) -DREMOTE_JUDGE $(DEFINES) $(INCLUDES) -c $< -o $@
+$(JB)/%.o: %.cu
+	@mkdir -p $(@D)
+	$(Q)$(NVCC) $(CUFLAGS_COMMON) $(if $(WERROR),-Werror all-warnings) $(DEPFLAGS) \
+	  -DREMOTE_JUDGE $(DEFINES) $(INCLUDES) -c $< -o $@
 
 $(B)/%.o: %.c | $(BUILD)/.need-cmocka $(BACKEND_DEPS)
 	@mkdir -p $(@D)
@@ -90,6 +100,10 @@ $(1)-skeleton:
 	@$$(MAKE) -s --no-print-directory SOLUTION= $(B)/labs/$(2)/test_$(1)
 	@common/expect-fail.sh $(B)/labs/$(2)/test_$(1)
 ifeq ($(BACKEND),cuda)
+$(1)_BENCH_JUDGE := $(JB)/labs/$(2)/bench_$(1)
+$$($(1)_BENCH_JUDGE): $(JB)/labs/$(2)/main.o $$(patsubst %.c,$(JB)/%.o,$$($(1)_C) $$($(1)_REMOTE)) $(BENCH_JUDGE_OBJS)
+	$(Q)$(NVCC) -o $$@ $$^ $(LDLIBS)
+bench-judges: $$($(1)_BENCH_JUDGE)
 $(1)-bench: $$($(1)_BIN)
 	@mkdir -p plots/data
 	$$< bench --sweep --tsv plots/data/$(1).tsv $$(ARGS)
@@ -131,5 +145,5 @@ plot: $(NUMS:=-plot)
 sanitize: $(NUMS:=-sanitize)
 profile: $(NUMS:=-profile)
 endif
-.PHONY: all run bench plot sanitize profile
+.PHONY: all run bench plot sanitize profile bench-judges
 all: $(NUMS)

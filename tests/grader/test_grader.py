@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 import unittest
 import xml.etree.ElementTree as ET
@@ -452,35 +453,89 @@ class Parts(unittest.TestCase):
         self.assertEqual([t["status"] for t in payload["tests"]], ["pass", "fail", "pass"])
 
     def test_perf_thresholds_on_a_gpu(self):
-        """The perf path with the bench stubbed by rows as an H100 wrote them."""
+        """The perf path with the bench stubbed by rows as an H100 wrote them, and one faster
+        than the copy measured beside it (a worker that answers before its kernels end)."""
         head = ("series\tlab\tvariant\tn\tbytes\tms_median\tms_min\tms_max\tgbs\tpct_peak"
                 "\tpeak_gbs\tcopy_gbs\tdevice\tdate\n")
         row = "main\tlab01\t%s\t268435456\t3221225472\t1\t1\t1\t%s\t%s\t3352.3\t2992.7\tH100\t2026-11-22\n"
         self.write("bench.tsv", head + row % ("one_block", "30.2", "0.90")
                    + row % ("grid_2d", "2677.9", "79.88")
-                   + row % ("grid_stride_float4", "2892.2", "86.27"))
+                   + row % ("grid_stride_float4", "2892.2", "86.27")
+                   + row % ("grid_stride", "4500.0", "134.2"))
         rows = grade.read_bench(read(os.path.join(self.tmp, "bench.tsv")))
         self.assertAlmostEqual(grade.perf_value(rows["grid_stride_float4"], "%peak"), 86.27, 1)
         self.assertAlmostEqual(grade.perf_value(rows["grid_stride_float4"], "%copy"), 96.64, 1)
         points = grade.parse_points("perf grid_stride_float4 >= 80 %peak 2\n"
                                     "perf grid_stride_float4 >= 95 %peak 1\n"
-                                    "perf one_block >= 1 GB/s 1\nperf grid_2d >= 1 GB/s 1\n")
+                                    "perf one_block >= 1 GB/s 1\nperf grid_2d >= 1 GB/s 1\n"
+                                    "perf grid_stride >= 80 %copy 1\n")
         args = argparse.Namespace(backend="cuda", tests=None, perf=True, build_timeout=1, test_timeout=1,
                                   jobs=1, make_var=[])
         lab = grade.Lab("01", "lab01-vector-add")
         lab.add("grid_2d", 1.0, "visible", {"status": "failed", "why": "wrong", "output": "",
                                             "secs": 0})
-        saved = grade.make, grade.run_bench
-        grade.make = lambda *a, **k: (True, "")
+        saved = grade.run_bench
         grade.run_bench = lambda *a, **k: (rows, "")
-        ctx = argparse.Namespace(tree=self.tmp, work=self.tmp, ids=grade.wall.Ids(1))
+        ctx = argparse.Namespace(judges=self.tmp)
         try:
-            grade.grade_perf(args, ctx, lab, points, time.monotonic() + 60)
+            grade.grade_perf(args, ctx, lab, points, "worker_lab01", "", time.monotonic() + 60)
         finally:
-            grade.make, grade.run_bench = saved
+            grade.run_bench = saved
         perf = [(t["score"], t["max_score"]) for t in lab.tests if t["suite"] == "perf"]
-        self.assertEqual(perf, [(2.0, 2.0), (0, 1.0), (1.0, 1.0), (0, 1.0)])
-        self.assertIn("correctness test fails", lab.tests[-1]["why"])
+        self.assertEqual(perf, [(2.0, 2.0), (0, 1.0), (1.0, 1.0), (0, 1.0), (0, 1.0)])
+        self.assertIn("correctness test fails", lab.tests[-2]["why"])
+        self.assertIn("not a time the grader believes", lab.tests[-1]["why"])
+
+    def test_a_bench_has_the_gpu_alone(self):
+        """GpuTurns: tests share the device, a bench waits for them and has it alone, and
+        tests that come while a bench waits go after it."""
+        turns, log = grade.GpuTurns(), []
+
+        def test(name, secs):
+            with turns.shared():
+                log.append(name + " in")
+                time.sleep(secs)
+                log.append(name + " out")
+
+        def bench():
+            with turns.exclusive():
+                log.append("bench in")
+                time.sleep(0.1)
+                log.append("bench out")
+        first = threading.Thread(target=test, args=("a", 0.3))
+        first.start()
+        time.sleep(0.05)
+        waiting = threading.Thread(target=bench)
+        waiting.start()
+        time.sleep(0.05)
+        late = threading.Thread(target=test, args=("b", 0))
+        late.start()
+        for t in (first, waiting, late):
+            t.join()
+        self.assertEqual(log, ["a in", "a out", "bench in", "bench out", "b in", "b out"])
+
+    def test_out_of_device_memory_runs_again_alone(self):
+        """On a GPU, a test that failed for want of device memory beside other tests runs
+        once more with the device alone, and that run's result counts."""
+        calls = []
+
+        def stub(args, ctx, judge, worker, name, timeout, tag, uid, alone=False):
+            calls.append(alone)
+            return {"status": "passed" if alone else "crashed", "why": "", "secs": 0.0,
+                    "output": "" if alone else "cudaMalloc: out of memory "
+                                                "(cudaErrorMemoryAllocation)"}
+        saved = grade.judge_and_worker
+        grade.judge_and_worker = stub
+        ctx = argparse.Namespace(ids=grade.wall.Ids(1))
+        try:
+            for backend in ("cuda", "cpu"):
+                args = argparse.Namespace(backend=backend)
+                calls.clear()
+                result = grade.run_test(args, ctx, "judge", "worker", "t", 1, "tag")
+                self.assertEqual(calls, [False, True] if backend == "cuda" else [False])
+                self.assertEqual(result["status"], "passed" if backend == "cuda" else "crashed")
+        finally:
+            grade.judge_and_worker = saved
 
     def test_json_written_when_the_grader_itself_fails(self):
         os.makedirs(os.path.join(self.tmp, "root"))  # a tree with no labs/: the grader fails
