@@ -1026,8 +1026,9 @@ def parse_args(argv):
                     help="for the builds, e.g. ARCH=native; repeatable")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="tests run side by side (and make's -j)")
-    ap.add_argument("--class-jobs", type=int, default=os.cpu_count() or 1,
-                    help="with --class: submissions graded side by side")
+    ap.add_argument("--class-jobs", type=int,
+                    help="with --class: submissions graded side by side (default: one per "
+                    "core; on a GPU one, since the device is what they would share)")
     ap.add_argument("--no-hidden", dest="hidden", action="store_false",
                     help="leave out tests/hidden/")
     ap.add_argument("--no-racecheck", dest="racecheck", action="store_false",
@@ -1212,7 +1213,8 @@ def grade_class(args):
     base_dir = tempfile.mkdtemp(prefix="grade-base-", dir=wall.scratch_base())
     judges_dir = tempfile.mkdtemp(prefix="grade-judges-", dir=wall.scratch_base())
     rows = []
-    workers = max(1, min(args.class_jobs, len(students)))
+    jobs = args.class_jobs or (1 if args.backend == "cuda" else os.cpu_count() or 1)
+    workers = max(1, min(jobs, len(students)))
     try:
         print("class of %d: building what the labs share" % len(students), flush=True)
         judges, problem = prepare_judges(args, labs, judges_dir)

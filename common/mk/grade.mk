@@ -5,7 +5,8 @@
 # Every test of every lab (or LAB) in a process of its own, scored from
 # tests/points/labNN.txt: grade/results.json (Gradescope's format), grade/labNN.xml (JUnit)
 # and a table on stdout. CLASS: every folder of dir is a submission, graded into
-# GRADE_OUT/NAME/, with GRADE_OUT/class.csv, JOBS of them at a time (default: one per core).
+# GRADE_OUT/NAME/, with GRADE_OUT/class.csv, JOBS of them at a time (default: one per core;
+# on a GPU one, since the device is what they would share).
 # On the CPU backend the builds use ASan + UBSan (SANITIZE=0: not) and the tests the
 # backend's strict mode; each test that passes runs again under the race checker.
 # The verdicts come from judges that never link the student's code; as root, the student's
