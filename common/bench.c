@@ -33,9 +33,12 @@ int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t co
     printf("%s on %s (sm_%d%d, %d SMs, %.0f MiB L2), %s\n", lab, b->gpu.name, b->gpu.cc_major,
            b->gpu.cc_minor, b->gpu.sms, b->gpu.l2_bytes / 1048576.0, b->date);
     printf("theoretical peak %.0f GB/s (%d MHz x %d bit x 2 / 8); measured copy %.0f GB/s "
-           "(%.1f%% of peak)\n\n",
+           "(%.1f%% of peak)\n",
            b->gpu.peak_gbs, b->gpu.mem_clock_khz / 1000, b->gpu.bus_width_bits, b->copy_gbs,
            100.0 * b->copy_gbs / b->gpu.peak_gbs);
+    printf("FP32 ceiling %.1f TFLOP/s (%d SMs x %d lanes x %d MHz x 2)%s\n\n",
+           b->gpu.peak_gflops / 1e3, b->gpu.sms, b->gpu.fp32_lanes, b->gpu.sm_clock_khz / 1000,
+           b->gpu.nominal ? ", nominal: the CPU backend has no timing model" : "");
     print_columns();
     bench_row(b, "main", "cudaMemcpy D2D", "copy", 0, copy_bytes / 4, 2.0 * copy_bytes, &copy);
     return LAB_OK;

@@ -18,12 +18,13 @@ int gpu_available(void)
 int gpu_query(struct gpu_info *info)
 {
     cudaDeviceProp prop;
-    int dev, clock_khz, bus_bits;
+    int dev, clock_khz, bus_bits, sm_clock_khz;
     CUDA_TRY(cudaGetDevice(&dev));
     CUDA_TRY(cudaGetDeviceProperties(&prop, dev));
     /* CUDA 13 removed cudaDeviceProp::memoryClockRate: ask for the attributes instead. */
     CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev));
     CUDA_TRY(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, dev));
     memset(info, 0, sizeof *info);
     snprintf(info->name, sizeof info->name, "%s", prop.name);
     info->cc_major = prop.major;
@@ -33,6 +34,18 @@ int gpu_query(struct gpu_info *info)
     info->global_bytes = prop.totalGlobalMem;
     info->mem_clock_khz = clock_khz;
     info->bus_width_bits = bus_bits;
-    info->peak_gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+    info->peak_gbs = ceiling_bandwidth_gbs(clock_khz, bus_bits);
+    info->smem_per_block = prop.sharedMemPerBlock;
+    info->smem_per_sm = prop.sharedMemPerMultiprocessor;
+    info->regs_per_sm = prop.regsPerMultiprocessor;
+    info->warp_size = prop.warpSize;
+    info->max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    info->sm_clock_khz = sm_clock_khz;
+    info->fp32_lanes = fp32_lanes_per_sm(prop.major, prop.minor);
+    info->peak_gflops =
+        ceiling_fp32_gflops(prop.multiProcessorCount, info->fp32_lanes, sm_clock_khz);
+#ifdef BACKEND_CPU
+    info->nominal = 1;
+#endif
     return LAB_OK;
 }

@@ -70,6 +70,8 @@ static int run(const struct lab_driver *lab, const struct cli *c, struct lab_siz
     void *job = setup(lab, s, c->seed);
     char label[NAME_SIZE];
     int failures = 0;
+    if (lab->intro)
+        lab->intro();
     size_label(lab, s, label, sizeof label);
     for (int r = 0; r < rows(lab); r++) {
         char why[WHY_SIZE] = "";

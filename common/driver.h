@@ -67,6 +67,8 @@ struct lab_driver {
     int ntunings;
     const char *tuning; /* its name, the TSV series of those rows: "threads" */
     int (*tune)(void *job, int row, unsigned value);
+    /* Optional: what `run` prints before its checks (lab00: hello, and the device). */
+    void (*intro)(void);
     /* Optional: after the main size, the lab's own table from the median of each row
      * (ms[row], 0 when not timed) and its tuning (0 when none). */
     void (*report)(const struct bench *b, struct lab_size size, const double *ms,

@@ -34,10 +34,21 @@ struct gpu_info {
     int mem_clock_khz;
     int bus_width_bits;
     double peak_gbs; /* theoretical: 2 (double data rate) x clock x bus width / 8 */
+    size_t smem_per_block, smem_per_sm; /* bytes of shared memory: default and per SM */
+    int regs_per_sm, warp_size, max_threads_per_sm;
+    int sm_clock_khz;
+    int fp32_lanes;     /* per SM, for the compute capability (0: not known) */
+    double peak_gflops; /* FP32: SMs x lanes x clock x 2 (an FMA a cycle each) */
+    int nominal;        /* 1 on the CPU backend: the clocks and ceilings are made up */
 };
 
 int gpu_available(void); /* 1 when a CUDA device answers, else 0 (and nothing printed) */
 int gpu_query(struct gpu_info *info); /* LAB_OK, or LAB_ECUDA with the reason printed */
+
+/* ceilings.c: the two ceilings from a device's figures, and the FP32 lanes of an SM. */
+double ceiling_bandwidth_gbs(int mem_clock_khz, int bus_width_bits);
+int fp32_lanes_per_sm(int cc_major, int cc_minor);
+double ceiling_fp32_gflops(int sms, int lanes_per_sm, int clock_khz);
 
 #ifdef __cplusplus
 }

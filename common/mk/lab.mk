@@ -13,7 +13,7 @@ TESTKIT_OBJ := $(B)/common/testkit.o $(B)/common/testkit_here.o
 # worker's calls timed on the judge's own clock (judge/clock.cu) against its own copy and
 # device (device.cu); both are host code, which nvcc builds without kernels.
 JB := $(BUILD)/judge-$(BACKEND)
-JUDGE_CALLS := $(addprefix $(JB)/common/,lab.o rng.o judge/judge.o judge/remote.o)
+JUDGE_CALLS := $(addprefix $(JB)/common/,lab.o rng.o ceilings.o judge/judge.o judge/remote.o)
 JUDGE_OBJS := $(JUDGE_CALLS) $(addprefix $(JB)/common/,testkit.o judge/worker_device.o)
 BENCH_JUDGE_OBJS := $(JUDGE_CALLS) \
   $(addprefix $(JB)/common/,driver.o bench.o cli.o timing.o device.o judge/clock.o)
