@@ -16,6 +16,7 @@ read_bounded(): no symbolic link followed, regular files only, never more than a
 """
 import ctypes
 import errno
+import fcntl
 import grp
 import os
 import pwd
@@ -32,14 +33,18 @@ FIRST_ID = 200000             # where the uids and gids the grader takes begin
 SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")  # where any uid may write
 POLL = 0.25                   # seconds between two looks of a watch
 
+ID_LOCKS = "/run/lock/cuda-lab-grader" if os.path.isdir("/run/lock") else "/tmp/cuda-lab-grader"
+
 _ids_lock = threading.Lock()
 _ids_taken = set()
+_id_fds = []  # the locks that make this process's ids its own
 _procs = threading.Lock()  # a spawn and a sweep of orphans must not interleave
 _live = set()              # pids the grader started and has not waited for yet
 
 
 def take_id():
-    """A uid (and gid of the same number) that no account and no group uses."""
+    """A uid (and gid of the same number) that no account, no group and no other grader
+    running on this machine uses."""
     with _ids_lock:
         n = FIRST_ID
         while True:
@@ -56,8 +61,34 @@ def take_id():
                 continue
             except KeyError:
                 pass
+            if not claim(n):
+                continue
             _ids_taken.add(n)
             return n
+
+
+def claim(n):
+    """Whether this grader got id n: a lock on the file of its number in id_locks(), held
+    until this process ends. Two graders at once (a class and CI's tests on one machine)
+    would otherwise take the same ids, and each one's sweep kill the other's processes."""
+    fd = os.open(os.path.join(id_locks(), str(n)), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return False
+    _id_fds.append(fd)
+    return True
+
+
+def id_locks():
+    """The folder of the ids' lock files: root's alone, or the grader stops."""
+    os.makedirs(ID_LOCKS, mode=0o700, exist_ok=True)
+    st = os.lstat(ID_LOCKS)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o022:
+        raise SystemExit("grade: %s is not a folder that root alone may write: remove it"
+                         % ID_LOCKS)
+    return ID_LOCKS
 
 
 class Ids:

@@ -486,6 +486,22 @@ class Parts(unittest.TestCase):
         self.assertIn("correctness test fails", lab.tests[-2]["why"])
         self.assertIn("not a time the grader believes", lab.tests[-1]["why"])
 
+    def test_two_graders_take_different_ids(self):
+        """Another grader running on this machine holds its ids: this one takes others."""
+        if not grade.wall.ISOLATED:
+            self.skipTest("the grader takes ids of its own as root only")
+        code = ("import sys; sys.path.insert(0, %r); import wall; print(wall.take_id(), "
+                "flush=True); sys.stdin.read()" % os.path.join(ROOT, "common", "grade"))
+        other = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, universal_newlines=True)
+        try:
+            theirs = int(other.stdout.readline())
+            ours = [grade.wall.take_id() for _ in range(3)]
+        finally:
+            other.stdin.close()
+            other.wait()
+        self.assertNotIn(theirs, ours)
+
     def test_a_bench_has_the_gpu_alone(self):
         """GpuTurns: tests share the device, a bench waits for them and has it alone, and
         tests that come while a bench waits go after it."""
