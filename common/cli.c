@@ -97,6 +97,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
         } else if (!strcmp(opt, "--sweep")) {
             c->sweep = 1;
             continue;
+        } else if (!known(c, opt) && c->option && c->option(c, opt, val)) {
+            /* the lab's own, value and all */
         } else if (!known(c, opt)) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", c->prog, opt);
             exit(2);

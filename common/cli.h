@@ -1,6 +1,6 @@
 /* The command line of every lab (common/driver.c reads it):
  *   labNN run|bench [--n N | --width W --height H] [--variant NAME] [--seed S]
- *                   [--reps R] [--sweep] [--tsv PATH] [--help]
+ *                   [--reps R] [--sweep] [--tsv PATH] [--help] [the lab's own options]
  * A bad value prints one line naming the option and exits 2; --help prints the usage. */
 #ifndef CLI_H
 #define CLI_H
@@ -18,7 +18,11 @@ struct cli {
     const char *const *names;   /* the rows --variant accepts */
     const char *const *teaches; /* a line for each, or NULL, for --help */
     int count;
-    const char *usage;   /* the lab's own lines for --help, or NULL */
+    const char *usage; /* the lab's own lines for --help, or NULL */
+    /* The lab's own options, or NULL: called with an option the driver does not know and
+     * the argument after it, returns 1 when it is the lab's (its value taken; a bad value
+     * goes through cli_fail), else 0. May set the size (lab02's --size WxH). */
+    int (*option)(struct cli *c, const char *opt, const char *value);
     const char *command; /* "run" or "bench" */
     size_t n, width, height;
     int reps;

@@ -253,6 +253,7 @@ int lab_main(const struct lab_driver *lab, int argc, char **argv)
                     .teaches = teaches,
                     .count = rows(lab),
                     .usage = lab->usage,
+                    .option = lab->option,
                     .n = defaults.n,
                     .width = defaults.width,
                     .height = defaults.height,

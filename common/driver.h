@@ -31,6 +31,8 @@ struct lab_row {
     const char *teaches; /* the line --help prints */
 };
 
+struct cli;
+
 struct lab_size {
     size_t n;             /* elements; for 2D labs width * height */
     size_t width, height; /* 2D labs */
@@ -38,8 +40,10 @@ struct lab_size {
 
 /* Rows are numbered variants first (0 .. nvariants - 1, the lab's enum), then extras. */
 struct lab_driver {
-    const char *name;               /* "lab06": messages, the TSV's lab column */
-    const char *usage;              /* the lab's own --help lines, or NULL */
+    const char *name;  /* "lab06": messages, the TSV's lab column */
+    const char *usage; /* the lab's own --help lines, or NULL */
+    /* Optional: the lab's own options (common/cli.h says how), listed in usage. */
+    int (*option)(struct cli *c, const char *opt, const char *value);
     int dims;                       /* 1: sized by --n; 2: by --width and --height */
     struct lab_size size, cpu_size; /* defaults on a GPU and on the CPU backend */
     size_t min_n, max_n;            /* what the lab accepts (max_n 0: no limit) */

@@ -77,8 +77,17 @@ $$($(1)_CU:%.cu=$(B)/%.o): CUWORK = $$(if $$($(1)_COUNT_WORK),--count-work)
 $$($(1)_CU:%.cu=$(B)/%.o): $(wildcard labs/$(2)/lab.mk)
 endif
 
+# A lab whose main.c needs more than the driver says so in its lab.mk, on every backend:
+# labNN_MAIN_CFLAGS for main.c's compiler, labNN_MAIN_LIBS for the links that hold main.c
+# (the CLI, and on a GPU the bench's judge), labNN_NEEDS for the packages of
+# common/mk/packages.txt that they need (lab02: -fopenmp, -lpng -lgomp, libpng). The tests,
+# the worker and the judge of the tests never see them.
+$(B)/labs/$(2)/main.o: CFLAGS += $$($(1)_MAIN_CFLAGS)
+$(JB)/labs/$(2)/main.o: JUDGE_CFLAGS += $$($(1)_MAIN_CFLAGS)
+$(B)/labs/$(2)/main.o $(JB)/labs/$(2)/main.o: | $$(addprefix $(BUILD)/.need-,$$($(1)_NEEDS))
+
 $$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $$($(1)_NVCC) $(BACKEND_DEPS)
-	$$($(1)_LINK)
+	$$($(1)_LINK) $$($(1)_MAIN_LIBS)
 $$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ) $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)
 $$($(1)_WORKER): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$($(1)_REMOTE)) $(WORKER_OBJS) $$($(1)_NVCC) $(BACKEND_DEPS)
@@ -102,7 +111,7 @@ $(1)-skeleton:
 ifeq ($(BACKEND),cuda)
 $(1)_BENCH_JUDGE := $(JB)/labs/$(2)/bench_$(1)
 $$($(1)_BENCH_JUDGE): $(JB)/labs/$(2)/main.o $$(patsubst %.c,$(JB)/%.o,$$($(1)_C) $$($(1)_REMOTE)) $(BENCH_JUDGE_OBJS)
-	$(Q)$(NVCC) -o $$@ $$^ $(LDLIBS)
+	$(Q)$(NVCC) -o $$@ $$^ $(LDLIBS) $$($(1)_MAIN_LIBS)
 bench-judges: $$($(1)_BENCH_JUDGE)
 $(1)-bench: $$($(1)_BIN)
 	@mkdir -p plots/data

@@ -1,0 +1,5 @@
+# lab02's main.c writes PNGs with libpng and has a CPU row on every core (OpenMP): its own
+# flags and libraries, for main.c alone (the tests, reference.c and the judge stay plain).
+lab02_MAIN_CFLAGS := -fopenmp
+lab02_MAIN_LIBS := -lpng -lgomp
+lab02_NEEDS := libpng

@@ -1,0 +1,295 @@
+/* lab02's command line (common/driver.h): the variants of mandelbrot.h, then the CPU on one
+ * core and on all of them (OpenMP). Its own options choose the view and the maximum count,
+ * and write the image of the first variant that `run` checks as a PNG. */
+#include <errno.h>
+#include <math.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "driver.h"
+#include "mandelbrot.h"
+
+enum { CPU = MANDELBROT_VARIANTS, CPU_CORES };
+
+static const struct lab_row extras[] = {
+    {"cpu (one core)", LAB_ROW_CPU, "the reference loop on one CPU core"},
+    {"cpu (all cores)", LAB_ROW_CPU, "the same loop on every core (OpenMP), rows dealt out"},
+};
+
+/* The block shapes bench tries for per_pixel, as MANDELBROT_SHAPE numbers. */
+static const unsigned shapes[] = {
+    MANDELBROT_SHAPE(32, 1), MANDELBROT_SHAPE(8, 8),   MANDELBROT_SHAPE(16, 16),
+    MANDELBROT_SHAPE(32, 8), MANDELBROT_SHAPE(32, 32),
+};
+
+/* The lab's options: what to draw, and where the image goes. */
+static struct {
+    double view[4]; /* x0, y0, x1, y1 */
+    unsigned maxiter;
+    const char *png;
+} opt = {{-2.5, -1.0, 1.0, 1.0}, 1024, NULL};
+
+struct job {
+    struct mandelbrot_image img;
+    size_t n;
+    unsigned *got, *want, *want_double; /* want_double on first use */
+    struct gpu_buf dcounts;
+};
+
+static void *setup(struct lab_size s, uint64_t seed)
+{
+    struct job *j = calloc(1, sizeof *j);
+    (void)seed; /* the inputs are the view's points: nothing random */
+    if (!j)
+        return NULL;
+    j->img = (struct mandelbrot_image){s.width,     s.height,    opt.view[0], opt.view[1],
+                                       opt.view[2], opt.view[3], opt.maxiter, 0};
+    j->n = s.n;
+    j->got = malloc(s.n * sizeof(unsigned));
+    j->want = malloc(s.n * sizeof(unsigned));
+    if (!j->got || !j->want) {
+        free(j->got);
+        free(j->want);
+        free(j);
+        return NULL;
+    }
+    mandelbrot_cpu(j->want, &j->img, 0);
+    j->dcounts = gpu_alloc(s.n * sizeof(unsigned));
+    return j;
+}
+
+static void teardown(void *p)
+{
+    struct job *j = p;
+    gpu_free(&j->dcounts);
+    free(j->got);
+    free(j->want);
+    free(j->want_double);
+    free(j);
+}
+
+static void cpu_all_cores(struct job *j)
+{
+    long rows = (long)j->img.height;
+    /* Rows one at a time to whichever thread is free: rows across the set cost the most. */
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long py = 0; py < rows; py++)
+        mandelbrot_cpu_rows(j->got, &j->img, 0, (size_t)py, 1);
+}
+
+static int launch(void *p, int row)
+{
+    struct job *j = p;
+    if (row == CPU) {
+        mandelbrot_cpu(j->got, &j->img, 0);
+        return LAB_OK;
+    }
+    if (row == CPU_CORES) {
+        cpu_all_cores(j);
+        return LAB_OK;
+    }
+    return mandelbrot((enum mandelbrot_variant)row, j->dcounts, &j->img);
+}
+
+/* The tuning is per_pixel's block shape; the other rows run at the default shape (the
+ * persistent kernel at its own 1D blocks) and take only that number. */
+static int tune(void *p, int row, unsigned shape)
+{
+    struct job *j = p;
+    if (row != MB_PER_PIXEL && shape != MANDELBROT_DEFAULT_SHAPE)
+        return 0;
+    j->img.shape = shape;
+    return 1;
+}
+
+/* The colour of a count: black inside the set, outside a ramp from dark blue through
+ * orange to pale yellow, on the square root of the count so that the low counts (most of
+ * the picture) spread over the palette. */
+static void colour(unsigned count, unsigned maxiter, unsigned char *rgb)
+{
+    double t = sqrt((double)count / maxiter), u = 1.0 - t;
+    if (count >= maxiter) {
+        rgb[0] = rgb[1] = rgb[2] = 0;
+        return;
+    }
+    rgb[0] = (unsigned char)(255.0 * fmin(1.0, 9.0 * u * t * t * t + t * t));
+    rgb[1] = (unsigned char)(255.0 * fmin(1.0, 15.0 * u * u * t * t + t * t * t));
+    rgb[2] = (unsigned char)(255.0 * fmin(1.0, 8.5 * u * u * u * t + 0.25 * t));
+}
+
+/* The counts as an 8-bit RGB PNG, row 0 at the top. 0, or -1 with errno's story printed. */
+static int write_png(const char *path, const struct job *j)
+{
+    FILE *f = fopen(path, "wb");
+    png_structp png = NULL;
+    png_infop info = NULL;
+    unsigned char *row = malloc(3 * j->img.width);
+    int status = -1;
+    if (!f || !row)
+        goto out;
+    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    if (!png || !(info = png_create_info_struct(png)) || setjmp(png_jmpbuf(png)))
+        goto out; /* libpng has printed what went wrong */
+    png_init_io(png, f);
+    png_set_IHDR(png, info, (png_uint_32)j->img.width, (png_uint_32)j->img.height, 8,
+                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (size_t y = 0; y < j->img.height; y++) {
+        for (size_t x = 0; x < j->img.width; x++)
+            colour(j->got[y * j->img.width + x], j->img.maxiter, row + 3 * x);
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    status = 0;
+out:
+    if (png)
+        png_destroy_write_struct(&png, info ? &info : NULL);
+    if (f && fclose(f) != 0)
+        status = -1;
+    if (status)
+        fprintf(stderr, "lab02: cannot write %s: %s\n", path, errno ? strerror(errno) : "libpng");
+    free(row);
+    return status;
+}
+
+static int check(void *p, int row, char *why, size_t why_size)
+{
+    struct job *j = p;
+    const unsigned *want = j->want;
+    size_t bad, first;
+    int status;
+    if (row < MANDELBROT_VARIANTS && mandelbrot_facts[row].dbl) {
+        if (!j->want_double && (j->want_double = malloc(j->n * sizeof(unsigned))))
+            mandelbrot_cpu(j->want_double, &j->img, 1);
+        if (!(want = j->want_double)) {
+            snprintf(why, why_size, "not enough memory to check it");
+            return LAB_WRONG;
+        }
+    }
+    gpu_poison(j->dcounts);
+    if ((status = launch(j, row)) != LAB_OK)
+        return status;
+    gpu_download(j->got, j->dcounts, j->n * sizeof(unsigned));
+    bad = mandelbrot_mismatches(j->got, want, j->n, j->img.maxiter, &first);
+    if (bad > mandelbrot_tolerance(j->n)) {
+        snprintf(why, why_size, "%zu pixels differ, the first (%zu, %zu) with count %u, want %u",
+                 bad, first % j->img.width, first / j->img.width, j->got[first], want[first]);
+        return LAB_WRONG;
+    }
+    if (opt.png) {
+        status = write_png(opt.png, j) ? LAB_WRONG : LAB_OK;
+        if (!status)
+            printf("%s: %s's image\n", opt.png, mandelbrot_variants[row].name);
+        opt.png = NULL; /* one image: the first variant checked */
+    }
+    if (status)
+        snprintf(why, why_size, "its image could not be written");
+    return status;
+}
+
+/* For now the bytes of the image written; the compute metric (useful iterations per
+ * second, against the FP32 ceiling) comes in the lab's next step. */
+static double bytes(void *p, int row)
+{
+    (void)row;
+    return (double)sizeof(unsigned) * ((struct job *)p)->n;
+}
+
+/* Four finite numbers separated by commas into v, or 0. */
+static int parse_doubles(const char *s, double *v, int count)
+{
+    for (int k = 0; k < count; k++) {
+        char *end;
+        errno = 0;
+        v[k] = strtod(s, &end);
+        if (end == s || errno || !isfinite(v[k]) || *end != (k + 1 < count ? ',' : '\0'))
+            return 0;
+        s = end + 1;
+    }
+    return 1;
+}
+
+static size_t parse_side(const char *s, char **end)
+{
+    unsigned long long v;
+    if (*s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    v = strtoull(s, end, 10);
+    return errno || v > MANDELBROT_MAX_SIDE ? 0 : (size_t)v;
+}
+
+static int option(struct cli *c, const char *name, const char *value)
+{
+    const char *v = value ? value : "";
+    if (!strcmp(name, "--png")) {
+        if (!*v)
+            cli_fail(c, name, value, "expected a file name");
+        opt.png = v;
+    } else if (!strcmp(name, "--view")) {
+        double w[4];
+        if (!parse_doubles(v, w, 4))
+            cli_fail(c, name, value, "expected four numbers x0,y0,x1,y1");
+        if (!(w[0] < w[2]) || !(w[1] < w[3]) || !isfinite(w[2] - w[0]) || !isfinite(w[3] - w[1]))
+            cli_fail(c, name, value, "expected x0 < x1 and y0 < y1");
+        memcpy(opt.view, w, sizeof w);
+    } else if (!strcmp(name, "--size")) {
+        char *end;
+        size_t width = parse_side(v, &end), height = 0;
+        if (width && *end == 'x')
+            height = parse_side(end + 1, &end);
+        if (!width || !height || *end)
+            cli_fail(c, name, value, "expected WxH, each side 1 to 16777216");
+        c->width = width;
+        c->height = height;
+    } else if (!strcmp(name, "--maxiter")) {
+        char *end;
+        unsigned long long n;
+        errno = 0;
+        n = *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
+        if (!n || errno || *end || n > 0x7fffffffu)
+            cli_fail(c, name, value, "expected a count from 1 to 2147483647");
+        opt.maxiter = (unsigned)n;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct lab_driver lab = {
+        .name = "lab02",
+        .dims = 2,
+        .size = {.width = 3840, .height = 2160},   /* a 4K frame: 8.3 million orbits */
+        .cpu_size = {.width = 640, .height = 360}, /* checked in seconds by the CPU backend */
+        .min_n = 1,
+        .max_n = (size_t)1 << 32,
+        .elem_bytes = sizeof(unsigned),
+        .usage = "  --size WxH     the image's columns and rows (--width and --height)\n"
+                 "  --view X0,Y0,X1,Y1  the plane's rectangle: real X0..X1, imaginary Y0..Y1\n"
+                 "                 (default -2.5,-1,1,1: the whole set)\n"
+                 "  --maxiter N    the steps after which a point counts as inside (default "
+                 "1024)\n"
+                 "  --png FILE     run: the first variant checked writes its image there\n"
+                 "  block shapes (bench, per_pixel): width * 1000 + height, 32008 = 32x8\n",
+        .option = option,
+        .variants = mandelbrot_variants,
+        .nvariants = MANDELBROT_VARIANTS,
+        .extras = extras,
+        .nextras = sizeof extras / sizeof extras[0],
+        .setup = setup,
+        .teardown = teardown,
+        .launch = launch,
+        .check = check,
+        .bytes = bytes,
+        .tunings = shapes,
+        .ntunings = sizeof shapes / sizeof shapes[0],
+        .tuning = "block",
+        .tune = tune,
+    };
+    return lab_main(&lab, argc, argv);
+}
