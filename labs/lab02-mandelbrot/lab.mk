@@ -3,3 +3,5 @@
 lab02_MAIN_CFLAGS := -fopenmp
 lab02_MAIN_LIBS := -lpng -lgomp
 lab02_NEEDS := libpng
+# Its tests count the work of the shortcut variants on the CPU backend (*_saves_work).
+lab02_COUNT_WORK := 1

@@ -11,11 +11,12 @@ static size_t div_up(size_t x, size_t y)
     return (x + y - 1) / y;
 }
 
-/* A block shape from its number: width * 1000 + height, at most 1024 threads. */
+/* A block shape from its number: width * 1000 + height (so a height below 1000), at most
+ * 1024 threads. */
 static int shape_block(unsigned shape, dim3 *block)
 {
     unsigned w = shape / 1000, h = shape % 1000;
-    if (w == 0 || h == 0 || w > 1024 || h > 64 || w * h > 1024)
+    if (w == 0 || h == 0 || w > 1024 || w * h > 1024)
         return 0;
     *block = dim3(w, h);
     return 1;

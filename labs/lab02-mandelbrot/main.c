@@ -38,6 +38,16 @@ struct job {
     struct gpu_buf dcounts;
 };
 
+/* mandelbrot_cpu on every core: the same counts, rows one at a time to whichever thread is
+ * free (the rows across the set cost the most, so equal shares would wait for them). */
+static void cpu_all_cores(unsigned *counts, const struct mandelbrot_image *img)
+{
+    long rows = (long)img->height;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long py = 0; py < rows; py++)
+        mandelbrot_cpu_rows(counts, img, 0, (size_t)py, 1);
+}
+
 static void *setup(struct lab_size s, uint64_t seed)
 {
     struct job *j = calloc(1, sizeof *j);
@@ -55,7 +65,7 @@ static void *setup(struct lab_size s, uint64_t seed)
         free(j);
         return NULL;
     }
-    mandelbrot_cpu(j->want, &j->img, 0);
+    cpu_all_cores(j->want, &j->img); /* the reference's counts, on every core */
     j->dcounts = gpu_alloc(s.n * sizeof(unsigned));
     return j;
 }
@@ -70,15 +80,6 @@ static void teardown(void *p)
     free(j);
 }
 
-static void cpu_all_cores(struct job *j)
-{
-    long rows = (long)j->img.height;
-    /* Rows one at a time to whichever thread is free: rows across the set cost the most. */
-#pragma omp parallel for schedule(dynamic, 1)
-    for (long py = 0; py < rows; py++)
-        mandelbrot_cpu_rows(j->got, &j->img, 0, (size_t)py, 1);
-}
-
 static int launch(void *p, int row)
 {
     struct job *j = p;
@@ -87,7 +88,7 @@ static int launch(void *p, int row)
         return LAB_OK;
     }
     if (row == CPU_CORES) {
-        cpu_all_cores(j);
+        cpu_all_cores(j->got, &j->img);
         return LAB_OK;
     }
     return mandelbrot((enum mandelbrot_variant)row, j->dcounts, &j->img);
@@ -119,19 +120,12 @@ static void colour(unsigned count, unsigned maxiter, unsigned char *rgb)
     rgb[2] = (unsigned char)(255.0 * fmin(1.0, 8.5 * u * u * u * t + 0.25 * t));
 }
 
-/* The counts as an 8-bit RGB PNG, row 0 at the top. 0, or -1 with errno's story printed. */
-static int write_png(const char *path, const struct job *j)
+/* libpng's part of write_png; -1 when libpng gave up (it has printed why). */
+static int png_rows(png_structp png, png_infop info, FILE *f, const struct job *j,
+                    unsigned char *row)
 {
-    FILE *f = fopen(path, "wb");
-    png_structp png = NULL;
-    png_infop info = NULL;
-    unsigned char *row = malloc(3 * j->img.width);
-    int status = -1;
-    if (!f || !row)
-        goto out;
-    png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    if (!png || !(info = png_create_info_struct(png)) || setjmp(png_jmpbuf(png)))
-        goto out; /* libpng has printed what went wrong */
+    if (setjmp(png_jmpbuf(png)))
+        return -1;
     png_init_io(png, f);
     png_set_IHDR(png, info, (png_uint_32)j->img.width, (png_uint_32)j->img.height, 8,
                  PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
@@ -143,8 +137,22 @@ static int write_png(const char *path, const struct job *j)
         png_write_row(png, row);
     }
     png_write_end(png, NULL);
-    status = 0;
-out:
+    return 0;
+}
+
+/* The counts as an 8-bit RGB PNG, row 0 at the top. 0, or -1 with the reason printed. */
+static int write_png(const char *path, const struct job *j)
+{
+    unsigned char *row = malloc(3 * j->img.width);
+    png_structp png = NULL;
+    png_infop info = NULL;
+    FILE *f;
+    int status = -1;
+    errno = 0;
+    f = fopen(path, "wb");
+    if (f && row && (png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL)) &&
+        (info = png_create_info_struct(png)))
+        status = png_rows(png, info, f, j, row);
     if (png)
         png_destroy_write_struct(&png, info ? &info : NULL);
     if (f && fclose(f) != 0)
