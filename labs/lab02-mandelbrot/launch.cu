@@ -46,6 +46,8 @@ static int launch_persistent(unsigned *counts, struct mandelbrot_frame f)
     int dev, sms, per_sm;
     size_t tiles = div_up(f.width, 8) * div_up(f.height, 4);
     unsigned blocks;
+    if (tiles > 0x7fffffffu) /* the counter passes the last tile by a draw per warp */
+        return LAB_EINVAL;
     CUDA_TRY(cudaGetDevice(&dev));
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mandelbrot_persistent_tiles,

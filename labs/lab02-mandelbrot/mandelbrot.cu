@@ -73,8 +73,9 @@ __global__ void mandelbrot_interior_tests(unsigned *counts, struct mandelbrot_fr
 /* escape_count that also watches for a cycle, Brent's way: z is saved at steps 1, 2, 4, 8,
  * ..., and a z equal to the saved one means the orbit repeats (a float orbit that repeats
  * once repeats for ever: each step is a function of z alone), so it never escapes. A cycle
- * of period p after a tail of t steps is caught by step 2 max(p, t) or so. The compare is
- * exact, so the count is always the reference's. */
+ * of period p after a tail of t steps is caught by step 3 max(p, t) at the latest (the
+ * first save at a power of two past both, then p steps). The compare is exact, so the count
+ * is always the reference's. */
 __device__ unsigned escape_count_periodic(float cx, float cy, unsigned maxiter)
 {
     unsigned i = 0;
