@@ -60,7 +60,8 @@ FAULTS = {
 }
 
 
-SOLUTIONS = {"vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction",
+SOLUTIONS = {"hello.cu": "lab00-hello", "mandelbrot.cu": "lab02-mandelbrot",
+             "vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction",
              "transpose.cu": "lab07-transpose"}
 
 def named(lab, variant):
@@ -74,6 +75,15 @@ def named(lab, variant):
 # text ending on a line that the feedback of a losing test names as FILE:LINE (a sanitizer, the
 # race checker or the strict mode found it), or None where only the answer is wrong.
 WRONG = {
+    # lab00: the lane from threadIdx.x alone: right in 1D blocks, wrong in 8 x 8 ones
+    "lane_from_x": ("hello.cu", [
+        ("    p.lane = p.thread % warpSize;", "    p.lane = threadIdx.x % warpSize;")],
+        [named("00", "place_2d"), named("00", "place_3d")], None),
+    # lab02: c taken with x and y swapped: the image mirrored about its diagonal
+    "swapped_xy": ("mandelbrot.cu", [
+        ("            escape_count(f.x0 + px * f.dx, f.y1 - py * f.dy, f.maxiter);",
+         "            escape_count(f.x0 + py * f.dx, f.y1 - px * f.dy, f.maxiter);")],
+        [named("02", "per_pixel"), r"lab02 (interior|periodicity)_saves_work"], None),
     # lab01: the float4 kernel forgets the last n % 4 elements
     "tail_dropped": ("vector_add.cu", [
         ("    for (size_t i = n / 4 * 4 + first; i < n; i += stride)\n        c[i] = a[i] + b[i];\n",
@@ -732,9 +742,9 @@ def line_of(path, mark):
 
 class WrongSubmissions(unittest.TestCase):
     """A class of wrong and right submissions (WRONG, RIGHT, and the solutions) graded as
-    one `make grade CLASS=...` of lab01, lab06 and lab07, two at a time: every wrong one
-    loses points in the tests named for its variant and only there, with the bug's line
-    where a tool can see it; every right one scores full marks."""
+    one `make grade CLASS=...` of lab00, lab01, lab02, lab06 and lab07, two at a time: every
+    wrong one loses points in the tests named for its variant and only there, with the bug's
+    line where a tool can see it; every right one scores full marks."""
 
     @classmethod
     def setUpClass(cls):
@@ -743,7 +753,7 @@ class WrongSubmissions(unittest.TestCase):
         cls.out = tempfile.mkdtemp(prefix="test-grader-class-")
         start = time.monotonic()
         p = subprocess.run(["make", "--no-print-directory", "grade",
-                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=01 06 07",
+                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=00 01 02 06 07",
                             "JOBS=2", "GRADE_OUT=" + cls.out, "BACKEND=" + BACKEND],
                            cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=1800)
