@@ -91,6 +91,11 @@ static int run(const struct lab_driver *lab, const struct cli *c, struct lab_siz
     return failures ? 1 : 0;
 }
 
+static double work(const struct lab_driver *lab, void *job, int row)
+{
+    return lab->work ? lab->work(job, row) : 0.0;
+}
+
 /* What time_gpu and time_cpu call: one launch of one row. */
 struct timed {
     const struct lab_driver *lab;
@@ -128,7 +133,7 @@ static int time_tuned(struct timed *t, struct bench *b, struct lab_size s, int r
             continue;
         snprintf(name, sizeof name, "%s/%u", row_name(lab, t->row), lab->tunings[k]);
         bench_row(b, lab->tuning, name, "variant", lab->tunings[k], s.n, lab->bytes(t->job, t->row),
-                  &timing);
+                  work(lab, t->job, t->row), &timing);
         if (!*best || timing.median_ms < fastest->median_ms) {
             *best = lab->tunings[k];
             *fastest = timing;
@@ -179,7 +184,7 @@ static void bench_size(const struct lab_driver *lab, const struct cli *c, struct
             continue;
         }
         bench_row(b, ms ? "main" : "sweep", row_name(lab, t.row), row_kind(lab, t.row), best[t.row],
-                  s.n, lab->bytes(t.job, t.row), &timing);
+                  s.n, lab->bytes(t.job, t.row), work(lab, t.job, t.row), &timing);
         if (ms)
             ms[t.row] = timing.median_ms;
     }
@@ -204,7 +209,8 @@ static int bench(const struct lab_driver *lab, const struct cli *c, struct lab_s
     struct bench b;
     unsigned *best = calloc((size_t)rows(lab), sizeof *best);
     double *ms = calloc((size_t)rows(lab), sizeof *ms);
-    int status = bench_open(&b, lab->name, c->tsv, s.n * lab->elem_bytes, c->reps);
+    int status = bench_open(&b, lab->name, c->tsv, s.n * lab->elem_bytes, c->reps, lab->work_unit,
+                            lab->fp32_per_work);
     if (status == LAB_OK) {
         bench_size(lab, c, &b, s, best, ms);
         if (lab->report)

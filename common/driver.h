@@ -63,6 +63,13 @@ struct lab_driver {
     int (*check)(void *job, int row, char *why, size_t why_size);
     /* The fewest bytes the row must move: each input read once, each output written once. */
     double (*bytes)(void *job, int row);
+    /* Optional, for a compute-bound lab: the useful work of a row's run in work_unit (the
+     * reference's count, so that work skipped counts as speed), and the FP32 instructions
+     * one unit issues (FADD, FMUL, FFMA in the SASS; the handout says how they were
+     * counted). The bench then shows work per second and its % of the FP32 ceiling. */
+    double (*work)(void *job, int row);
+    const char *work_unit;
+    double fp32_per_work;
 
     /* Optional: a launch parameter bench tries at the main size (lab06's block sizes),
      * keeping each variant's fastest for the table and the sweep. tune() sets value in the

@@ -12,11 +12,13 @@ A table sits between two markers; everything between them is ours to rewrite:
 LAB's rows come from plots/reference/LAB.tsv, series main, in the TSV's order. ROWS picks
 and orders them: comma-separated names and FIRST..LAST ranges (quote it when a name has
 spaces); by default every row but the copy. COLS (comma-separated, default
-variant,ms,gbs,pct_peak,pct_copy):
+variant,ms,gbs,pct_peak,pct_copy, and variant,ms,work_per_s,pct_fp32 for a compute-bound
+lab, whose rows have a work unit):
     variant     the row's name          numbered    "N name" for a variant, N its place
     threads     the tuning it ran with  ms          median time
     gbs         effective GB/s          pct_peak    % of the theoretical peak
     pct_copy    % of the copy measured in the same run
+    work_per_s  useful work a second (billions)   pct_fp32  % of the FP32 ceiling
     step        speedup over the variant above  cumulative  speedup over the first row
     pub_ms, pub_gbs, pub_step, pub_cumulative   published figures for the same variant, as
                 published, from plots/reference/LAB-published.tsv (its comment says whose)
@@ -24,9 +26,9 @@ A caption line above the table names the device, date, size, peak and copy.
 
     <!-- table summary [LAB=VARIANT...] -->
 
-is the README's table: one row per lab, its fastest variant (or the one named for it, when
-the fastest is a copy kept as the ceiling) beside the copy and the library row of the same
-run.
+is the README's table: one row per memory-bound lab, its fastest variant (or the one named
+for it, when the fastest is a copy kept as the ceiling) beside the copy and the library row
+of the same run. A compute-bound lab's figures are in its handout's table.
 """
 import argparse
 import csv
@@ -41,9 +43,10 @@ REFERENCE = os.path.join(ROOT, "plots", "reference")
 START = re.compile(r"^<!-- table (.*?) -->\s*$")
 END = "<!-- end table -->"
 DEFAULT_COLS = "variant,ms,gbs,pct_peak,pct_copy"
+COMPUTE_COLS = "variant,ms,work_per_s,pct_fp32"
 TITLES = {"variant": "variant", "numbered": "kernel", "threads": "threads", "ms": "ms",
           "gbs": "GB/s", "pct_peak": "% of peak", "pct_copy": "% of copy", "step": "step",
-          "cumulative": "cumulative"}
+          "cumulative": "cumulative", "work_per_s": "G/s", "pct_fp32": "% of FP32"}
 
 
 class TableError(Exception):
@@ -108,6 +111,8 @@ def cells(rows, cols, pub):
             "step": (ratio(above["ms_median"], r["ms_median"])
                      if above and above["kind"] == r["kind"] == "variant" else ""),
             "cumulative": ratio(rows[0]["ms_median"], r["ms_median"]),
+            "work_per_s": "%.3g" % (float(r.get("work_per_s") or 0) / 1e9),
+            "pct_fp32": "%.1f" % float(r.get("pct_fp32") or 0),
             "pub_ms": ms(p.get("ms")),
             "pub_gbs": p.get("gbs", ""),
             "pub_step": p.get("step", ""),
@@ -128,8 +133,19 @@ def size(r):
     return "n = 2^%d" % (n.bit_length() - 1) if n & (n - 1) == 0 else "n = %d" % n
 
 
+def unit(rows):
+    """A compute-bound lab's unit of work ("iterations"), or None."""
+    u = rows[0].get("work_unit") if rows else None
+    return u if u not in (None, "", "-") else None
+
+
 def caption(lab, rows):
     r = rows[0]
+    if unit(rows):
+        return ("%s, %s, %s (`plots/reference/%s.tsv`): FP32 ceiling %.3g G %s a second at "
+                "%s FP32 instructions each." % (r["device"], r["date"], size(r), lab,
+                                                float(r["work_ceiling"]) / 1e9, unit(rows),
+                                                r["fp32_per_work"]))
     copy = float(r["copy_gbs"])
     return ("%s, %s, %s (`plots/reference/%s.tsv`): theoretical peak %.0f GB/s, "
             "measured copy %.0f GB/s." % (r["device"], r["date"], size(r), lab,
@@ -146,11 +162,13 @@ def lab_table(args):
         return ["No reference measurement yet: `make %s bench` on a GPU, then its "
                 "`plots/data/%s.tsv` goes to `plots/reference/`." % (lab, lab)]
     rows = main_rows(lab)
-    cols = options.get("cols", DEFAULT_COLS).split(",")
+    cols = options.get("cols", COMPUTE_COLS if unit(rows) else DEFAULT_COLS).split(",")
     pub = published(lab)
     device = next(iter(pub.values()), {}).get("device", "published")
     titles = dict(TITLES, pub_ms=device + " ms", pub_gbs=device + " GB/s",
                   pub_step=device + " step", pub_cumulative=device + " cumulative")
+    if unit(rows):
+        titles["work_per_s"] = "G %s/s" % unit(rows)
     bad = [c for c in cols if c not in titles]
     if bad:
         raise TableError("unknown column %s" % ", ".join(bad))
@@ -166,7 +184,7 @@ def summary_table(args):
         lab = os.path.basename(path)[:-len(".tsv")]
         rows = main_rows(lab)
         variants = [r for r in rows if r["kind"] == "variant"]
-        if not variants:
+        if not variants or unit(rows):
             continue
         best = max(variants, key=lambda r: (r["variant"] == chosen.get(lab), float(r["gbs"])))
         library = [r for r in rows if r["kind"] == "library"]

@@ -1,24 +1,31 @@
 #!/bin/sh
 # usage: plots/draw.sh LAB TSV NOTE [DIR]
 # Draws DIR/LAB.png and .svg (bars: GB/s per variant at the main size, with the
-# theoretical peak and the measured copy as lines) and, when the TSV has a size sweep,
-# DIR/LAB-sweep.png and .svg (GB/s against n, log axes). NOTE goes into the titles; DIR
-# is plots/ unless given.
+# theoretical peak and the measured copy as lines; for a compute-bound lab, whose rows
+# have a work unit, useful work a second against the FP32 ceiling) and, when the TSV has a
+# size sweep, DIR/LAB-sweep.png and .svg (the same against n, log axes). NOTE goes into
+# the titles; DIR is plots/ unless given.
 lab=$1 tsv=$2 note=$3 dir=${4:-plots}
 [ -s "$tsv" ] || { echo "$lab plot: no measurements in $tsv" >&2; exit 1; }
 column() { # the first data row's value in the column named $1
     awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
-                             NR == 2 { print $c; exit }' "$tsv"
+                             NR == 2 { if (c) print $c; exit }' "$tsv"
 }
 n=$(column n)
 size=$(awk -v n="$n" 'BEGIN { e = log(n) / log(2); if (e == int(e)) printf "2^%d", e; else printf "%d", n }')
 title="$lab on $(column device), n = $size, $(column date)${note:+ ($note)}"
+unit=$(column work_unit)
+bars=plots/lab.gp metric="ycol='gbs'; ceil='peak_gbs'; ceilfmt='theoretical peak %.0f GB/s'; ylabel='effective bandwidth (GB/s, decimal, log scale)'"
+if [ -n "$unit" ] && [ "$unit" != "-" ]; then
+    bars=plots/compute.gp
+    metric="ycol='work_per_s'; ceil='work_ceiling'; ceilfmt='FP32 ceiling %.3g $unit/s'; ylabel='useful $unit per second (log scale)'"
+fi
 drawn=
 for term in png svg; do
-    gnuplot -e "tsv='$tsv'; out='$dir/$lab.$term'; term='$term'; title='$title'" plots/lab.gp || exit 1
+    gnuplot -e "tsv='$tsv'; out='$dir/$lab.$term'; term='$term'; title='$title'" $bars || exit 1
     drawn="$drawn $dir/$lab.$term"
     if grep -q '^sweep' "$tsv"; then
-        gnuplot -e "tsv='$tsv'; out='$dir/$lab-sweep.$term'; term='$term'; title='$lab on $(column device), $(column date)${note:+ ($note)}'" \
+        gnuplot -e "tsv='$tsv'; out='$dir/$lab-sweep.$term'; term='$term'; $metric; title='$lab on $(column device), $(column date)${note:+ ($note)}'" \
             plots/sweep.gp || exit 1
         drawn="$drawn $dir/$lab-sweep.$term"
     fi
