@@ -1,7 +1,8 @@
 # Each lab's rules: its two binaries and the goals `make labNN [test|run|bench|plot|
 # sanitize|profile]`. Included by the top Makefile.
 
-COMMON_C := $(filter-out common/testkit%.c,$(wildcard common/*.c))
+# common/png_write.c needs libpng: only the labs that write PNGs link it (labNN_MAIN_C).
+COMMON_C := $(filter-out common/testkit%.c common/png_write.c,$(wildcard common/*.c))
 COMMON_CU := $(wildcard common/*.cu)
 COMMON_OBJS := $(COMMON_C:%.c=$(B)/%.o) $(COMMON_CU:%.cu=$(B)/%.o)
 TESTKIT_OBJ := $(B)/common/testkit.o $(B)/common/testkit_here.o
@@ -79,14 +80,16 @@ endif
 
 # A lab whose main.c needs more than the driver says so in its lab.mk, on every backend:
 # labNN_MAIN_CFLAGS for main.c's compiler, labNN_MAIN_LIBS for the links that hold main.c
-# (the CLI, and on a GPU the bench's judge), labNN_NEEDS for the packages of
-# common/mk/packages.txt that they need (lab02: -fopenmp, -lpng -lgomp, libpng). The tests,
-# the worker and the judge of the tests never see them.
+# (the CLI, and on a GPU the bench's judge), labNN_MAIN_C for common sources that only they
+# link (common/png_write.c), labNN_NEEDS for the packages of common/mk/packages.txt that
+# they need (lab02: -fopenmp, common/png_write.c, -lpng -lgomp, libpng). The tests, the
+# worker and the judge of the tests never see them.
+$(1)_MAIN_OBJS := $$($(1)_MAIN_C:%.c=$(B)/%.o)
 $(B)/labs/$(2)/main.o: CFLAGS += $$($(1)_MAIN_CFLAGS)
 $(JB)/labs/$(2)/main.o: JUDGE_CFLAGS += $$($(1)_MAIN_CFLAGS)
-$(B)/labs/$(2)/main.o $(JB)/labs/$(2)/main.o: | $$(addprefix $(BUILD)/.need-,$$($(1)_NEEDS))
+$(B)/labs/$(2)/main.o $(JB)/labs/$(2)/main.o $$($(1)_MAIN_OBJS) $$($(1)_MAIN_C:%.c=$(JB)/%.o): | $$(addprefix $(BUILD)/.need-,$$($(1)_NEEDS))
 
-$$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $$($(1)_NVCC) $(BACKEND_DEPS)
+$$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $$($(1)_MAIN_OBJS) $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK) $$($(1)_MAIN_LIBS)
 $$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ) $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)
@@ -110,7 +113,7 @@ $(1)-skeleton:
 	@common/expect-fail.sh $(B)/labs/$(2)/test_$(1)
 ifeq ($(BACKEND),cuda)
 $(1)_BENCH_JUDGE := $(JB)/labs/$(2)/bench_$(1)
-$$($(1)_BENCH_JUDGE): $(JB)/labs/$(2)/main.o $$(patsubst %.c,$(JB)/%.o,$$($(1)_C) $$($(1)_REMOTE)) $(BENCH_JUDGE_OBJS)
+$$($(1)_BENCH_JUDGE): $(JB)/labs/$(2)/main.o $$($(1)_MAIN_C:%.c=$(JB)/%.o) $$(patsubst %.c,$(JB)/%.o,$$($(1)_C) $$($(1)_REMOTE)) $(BENCH_JUDGE_OBJS)
 	$(Q)$(NVCC) -o $$@ $$^ $(LDLIBS) $$($(1)_MAIN_LIBS)
 bench-judges: $$($(1)_BENCH_JUDGE)
 $(1)-bench: $$($(1)_BIN)

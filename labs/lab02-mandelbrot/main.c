@@ -3,12 +3,12 @@
  * and write the image of the first variant that `run` checks as a PNG. */
 #include <errno.h>
 #include <math.h>
-#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "driver.h"
+#include "png_write.h"
 #include "mandelbrot.h"
 
 enum { CPU = MANDELBROT_VARIANTS, CPU_CORES };
@@ -123,47 +123,12 @@ static void colour(unsigned count, unsigned maxiter, unsigned char *rgb)
     rgb[2] = (unsigned char)(255.0 * fmin(1.0, 8.5 * u * u * u * t + 0.25 * t));
 }
 
-/* libpng's part of write_png; -1 when libpng gave up (it has printed why). */
-static int png_rows(png_structp png, png_infop info, FILE *f, const struct job *j,
-                    unsigned char *row)
+/* Row y of the job's image in RGB, for write_png_rgb. */
+static void image_row(const void *p, size_t y, unsigned char *rgb)
 {
-    if (setjmp(png_jmpbuf(png)))
-        return -1;
-    png_init_io(png, f);
-    png_set_IHDR(png, info, (png_uint_32)j->img.width, (png_uint_32)j->img.height, 8,
-                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (size_t y = 0; y < j->img.height; y++) {
-        for (size_t x = 0; x < j->img.width; x++)
-            colour(j->got[y * j->img.width + x], j->img.maxiter, row + 3 * x);
-        png_write_row(png, row);
-    }
-    png_write_end(png, NULL);
-    return 0;
-}
-
-/* The counts as an 8-bit RGB PNG, row 0 at the top. 0, or -1 with the reason printed. */
-static int write_png(const char *path, const struct job *j)
-{
-    unsigned char *row = malloc(3 * j->img.width);
-    png_structp png = NULL;
-    png_infop info = NULL;
-    FILE *f;
-    int status = -1;
-    errno = 0;
-    f = fopen(path, "wb");
-    if (f && row && (png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL)) &&
-        (info = png_create_info_struct(png)))
-        status = png_rows(png, info, f, j, row);
-    if (png)
-        png_destroy_write_struct(&png, info ? &info : NULL);
-    if (f && fclose(f) != 0)
-        status = -1;
-    if (status)
-        fprintf(stderr, "lab02: cannot write %s: %s\n", path, errno ? strerror(errno) : "libpng");
-    free(row);
-    return status;
+    const struct job *j = p;
+    for (size_t x = 0; x < j->img.width; x++)
+        colour(j->got[y * j->img.width + x], j->img.maxiter, rgb + 3 * x);
 }
 
 static int check(void *p, int row, char *why, size_t why_size)
@@ -191,7 +156,9 @@ static int check(void *p, int row, char *why, size_t why_size)
         return LAB_WRONG;
     }
     if (opt.png) {
-        status = write_png(opt.png, j) ? LAB_WRONG : LAB_OK;
+        status = write_png_rgb("lab02", opt.png, j->img.width, j->img.height, image_row, j)
+                     ? LAB_WRONG
+                     : LAB_OK;
         if (!status)
             printf("%s: %s's image\n", opt.png, mandelbrot_variants[row].name);
         opt.png = NULL; /* one image: the first variant checked */
