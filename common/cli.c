@@ -1,6 +1,7 @@
 /* Shared argument parsing: strict numbers, known rows, one-line errors, exit 2. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,51 @@ static uint64_t parse_number(const struct cli *c, const char *opt, const char *s
     if (v > max)
         cli_fail(c, opt, s, "too large");
     return v;
+}
+
+unsigned long long cli_count(const struct cli *c, const char *opt, const char *value,
+                             unsigned long long lo, unsigned long long hi)
+{
+    return parse_number(c, opt, value, lo, hi);
+}
+
+void cli_numbers(const struct cli *c, const char *opt, const char *value, double *v, int count)
+{
+    const char *s = value ? value : "";
+    char why[64];
+    snprintf(why, sizeof why, "expected %d finite numbers separated by commas", count);
+    for (int k = 0; k < count; k++) {
+        char *end;
+        errno = 0;
+        v[k] = strtod(s, &end);
+        if (end == s || errno || !isfinite(v[k]) || *end != (k + 1 < count ? ',' : '\0'))
+            cli_fail(c, opt, value, why);
+        s = end + 1;
+    }
+}
+
+static size_t side(const char *s, char **end, size_t max_side)
+{
+    unsigned long long v;
+    if (*s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    v = strtoull(s, end, 10);
+    return errno || v > max_side ? 0 : (size_t)v;
+}
+
+void cli_size(struct cli *c, const char *opt, const char *value, size_t max_side)
+{
+    char *end, why[64];
+    size_t width = side(value ? value : "", &end, max_side), height = 0;
+    if (width && *end == 'x')
+        height = side(end + 1, &end, max_side);
+    if (!width || !height || *end) {
+        snprintf(why, sizeof why, "expected WxH, each side 1 to %zu", max_side);
+        cli_fail(c, opt, value, why);
+    }
+    c->width = width;
+    c->height = height;
 }
 
 static int find_row(const struct cli *c, const char *name)

@@ -37,6 +37,14 @@ void cli_parse(struct cli *c, int argc, char **argv);
 /* The one-line error for a bad value of opt, then exit(2). */
 void cli_fail(const struct cli *c, const char *opt, const char *value, const char *why);
 
+/* Helpers for a lab's own options, each failing through cli_fail with what it expected:
+ * a count from lo to hi; count finite numbers separated by commas into v; and WxH, each
+ * side 1 to max_side, into c->width and c->height (lab02's and lab03's --size). */
+unsigned long long cli_count(const struct cli *c, const char *opt, const char *value,
+                             unsigned long long lo, unsigned long long hi);
+void cli_numbers(const struct cli *c, const char *opt, const char *value, double *v, int count);
+void cli_size(struct cli *c, const char *opt, const char *value, size_t max_side);
+
 #ifdef __cplusplus
 }
 #endif

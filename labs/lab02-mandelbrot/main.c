@@ -1,7 +1,6 @@
 /* lab02's command line (common/driver.h): the variants of mandelbrot.h, then the CPU on one
  * core and on all of them (OpenMP). Its own options choose the view and the maximum count,
  * and write the image of the first variant that `run` checks as a PNG. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,30 +183,6 @@ static double work(void *p, int row)
     return ((struct job *)p)->useful;
 }
 
-/* Four finite numbers separated by commas into v, or 0. */
-static int parse_doubles(const char *s, double *v, int count)
-{
-    for (int k = 0; k < count; k++) {
-        char *end;
-        errno = 0;
-        v[k] = strtod(s, &end);
-        if (end == s || errno || !isfinite(v[k]) || *end != (k + 1 < count ? ',' : '\0'))
-            return 0;
-        s = end + 1;
-    }
-    return 1;
-}
-
-static size_t parse_side(const char *s, char **end)
-{
-    unsigned long long v;
-    if (*s < '0' || *s > '9')
-        return 0;
-    errno = 0;
-    v = strtoull(s, end, 10);
-    return errno || v > MANDELBROT_MAX_SIDE ? 0 : (size_t)v;
-}
-
 static int option(struct cli *c, const char *name, const char *value)
 {
     const char *v = value ? value : "";
@@ -217,28 +192,14 @@ static int option(struct cli *c, const char *name, const char *value)
         opt.png = v;
     } else if (!strcmp(name, "--view")) {
         double w[4];
-        if (!parse_doubles(v, w, 4))
-            cli_fail(c, name, value, "expected four numbers x0,y0,x1,y1");
+        cli_numbers(c, name, value, w, 4);
         if (!(w[0] < w[2]) || !(w[1] < w[3]) || !isfinite(w[2] - w[0]) || !isfinite(w[3] - w[1]))
             cli_fail(c, name, value, "expected x0 < x1 and y0 < y1");
         memcpy(opt.view, w, sizeof w);
     } else if (!strcmp(name, "--size")) {
-        char *end;
-        size_t width = parse_side(v, &end), height = 0;
-        if (width && *end == 'x')
-            height = parse_side(end + 1, &end);
-        if (!width || !height || *end)
-            cli_fail(c, name, value, "expected WxH, each side 1 to 16777216");
-        c->width = width;
-        c->height = height;
+        cli_size(c, name, value, MANDELBROT_MAX_SIDE);
     } else if (!strcmp(name, "--maxiter")) {
-        char *end;
-        unsigned long long n;
-        errno = 0;
-        n = *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
-        if (!n || errno || *end || n > 0x7fffffffu)
-            cli_fail(c, name, value, "expected a count from 1 to 2147483647");
-        opt.maxiter = (unsigned)n;
+        opt.maxiter = (unsigned)cli_count(c, name, value, 1, 0x7fffffffu);
     } else {
         return 0;
     }

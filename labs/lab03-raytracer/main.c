@@ -1,8 +1,6 @@
 /* lab03's command line (common/driver.h): the variants of raytracer.h, then the CPU loop on
  * one core. Its own options choose the scene, its spheres and lights and the image's size,
  * and write the image of the first variant that `run` checks as a PNG. */
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,30 +138,6 @@ static double work(void *p, int row)
     return raytracer_sphere_tests(&((struct job *)p)->scene);
 }
 
-/* count finite numbers separated by commas into v, or 0. */
-static int parse_floats(const char *s, float *v, int count)
-{
-    for (int k = 0; k < count; k++) {
-        char *end;
-        errno = 0;
-        v[k] = strtof(s, &end);
-        if (end == s || errno || !isfinite(v[k]) || *end != (k + 1 < count ? ',' : '\0'))
-            return 0;
-        s = end + 1;
-    }
-    return 1;
-}
-
-static size_t parse_side(const char *s, char **end)
-{
-    unsigned long long v;
-    if (*s < '0' || *s > '9')
-        return 0;
-    errno = 0;
-    v = strtoull(s, end, 10);
-    return errno || v > RT_MAX_SIDE ? 0 : (size_t)v;
-}
-
 static int option(struct cli *c, const char *name, const char *value)
 {
     const char *v = value ? value : "";
@@ -179,29 +153,19 @@ static int option(struct cli *c, const char *name, const char *value)
         else
             cli_fail(c, name, value, "expected demo or random");
     } else if (!strcmp(name, "--spheres")) {
-        char *end;
-        unsigned long long n;
-        errno = 0;
-        n = *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : ULLONG_MAX;
-        if (n > RT_MAX_SPHERES || errno || *end)
-            cli_fail(c, name, value, "expected a count from 0 to 1000");
-        opt.nspheres = (unsigned)n;
+        opt.nspheres = (unsigned)cli_count(c, name, value, 0, RT_MAX_SPHERES);
     } else if (!strcmp(name, "--light")) {
-        float w[4];
+        double w[4];
         if (opt.nlights == RT_MAX_LIGHTS)
             cli_fail(c, name, value, "at most 4 lights");
-        if (!parse_floats(v, w, 4) || w[3] < 0.0f)
-            cli_fail(c, name, value, "expected X,Y,Z,POWER, finite, POWER >= 0");
-        opt.lights[opt.nlights++] = (struct rt_light){w[0], w[1], w[2], w[3]};
+        cli_numbers(c, name, value, w, 4);
+        if (w[3] < 0 || !isfinite((float)w[0]) || !isfinite((float)w[1]) ||
+            !isfinite((float)w[2]) || !isfinite((float)w[3]))
+            cli_fail(c, name, value, "expected X,Y,Z,POWER, finite as floats, POWER >= 0");
+        opt.lights[opt.nlights++] =
+            (struct rt_light){(float)w[0], (float)w[1], (float)w[2], (float)w[3]};
     } else if (!strcmp(name, "--size")) {
-        char *end;
-        size_t width = parse_side(v, &end), height = 0;
-        if (width && *end == 'x')
-            height = parse_side(end + 1, &end);
-        if (!width || !height || *end)
-            cli_fail(c, name, value, "expected WxH, each side 1 to 16777216");
-        c->width = width;
-        c->height = height;
+        cli_size(c, name, value, RT_MAX_SIDE);
     } else {
         return 0;
     }
