@@ -1,10 +1,11 @@
 /* Bench report: one header naming the device and its ceilings, then a row per variant
  * and size, printed as a table and written to a TSV that plots/ and common/tables.py read
  * by column name. TSV columns:
- *   series   main (the main size), sweep (GB/s against n) or a tuning's name ("threads":
- *            a variant at each value, named variant/value)
+ *   series   main (the main size), sweep (GB/s against n), a tuning's name ("threads":
+ *            a variant at each value, named variant/value) or the name of the lab's own
+ *            sweep ("spheres": each variant at each value, at the main size)
  *   lab variant kind   kind: copy (the ceiling), variant, library, cpu or extra
- *   tuning   the value a main or sweep row ran with (0: none)
+ *   tuning   the value a row ran with (0: none); in a lab's own sweep the swept value
  *   n bytes ms_median ms_min ms_max gbs pct_peak peak_gbs copy_gbs device date
  *   work work_unit work_per_s pct_fp32 work_ceiling fp32_per_work   a compute-bound lab's
  *            (0 and - elsewhere): the useful work of a run, its unit, per second, in % of

@@ -25,7 +25,8 @@ static void usage(const struct cli *c, FILE *out)
             "  --variant V    only this one (see below)\n"
             "  --seed S       the random inputs' seed (default %" PRIu64 ")\n"
             "  --reps R       bench: timed repetitions, the median is kept (default %d)\n"
-            "  --sweep        bench: also sweep the size\n"
+            "  --sweep        bench: also sweep the size (lab03: the spheres)\n"
+            "  --gpu-only     bench: leave out the CPU rows (minutes at some labs' sizes)\n"
             "  --tsv PATH     bench: where the rows go (default %s)\n",
             c->seed, c->reps, c->tsv);
     if (c->usage)
@@ -142,6 +143,9 @@ void cli_parse(struct cli *c, int argc, char **argv)
             exit(0);
         } else if (!strcmp(opt, "--sweep")) {
             c->sweep = 1;
+            continue;
+        } else if (!strcmp(opt, "--gpu-only")) {
+            c->gpu_only = 1;
             continue;
         } else if (!known(c, opt) && c->option && c->option(c, opt, val)) {
             /* the lab's own, value and all */

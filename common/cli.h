@@ -30,6 +30,7 @@ struct cli {
     uint64_t seed;
     const char *tsv; /* where bench writes its rows */
     int sweep;       /* bench also sweeps the size */
+    int gpu_only;    /* bench leaves out the CPU rows */
 };
 
 /* Fills c from argv; the caller sets the defaults (and prog, dims, names, usage) first. */

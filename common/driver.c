@@ -44,6 +44,8 @@ static int wanted(const struct lab_driver *lab, const struct cli *c, int row)
 {
     if (is_kind(lab, row, LAB_ROW_LIBRARY) && !have_libraries)
         return 0;
+    if (is_kind(lab, row, LAB_ROW_CPU) && c->gpu_only)
+        return 0;
     return c->variant < 0 || c->variant == row;
 }
 
@@ -161,9 +163,12 @@ static int time_at(struct timed *t, struct bench *b, struct lab_size s, int reps
 }
 
 /* One size: every wanted row, a line each. The CPU and extra rows run at the main size
- * only (ms given), where ms[row] gets each row's median. */
+ * only (ms given), where ms[row] gets each row's median. A sweep's rows go to `series`,
+ * with `value` in the tuning column when the lab sweeps a parameter of its own (else 0:
+ * each row's tuning). */
 static void bench_size(const struct lab_driver *lab, const struct cli *c, struct bench *b,
-                       struct lab_size s, unsigned *best, double *ms)
+                       struct lab_size s, unsigned *best, double *ms, const char *series,
+                       unsigned value)
 {
     struct timed t = {lab, setup(lab, s, c->seed), 0};
     for (t.row = 0; t.row < rows(lab); t.row++) {
@@ -183,25 +188,38 @@ static void bench_size(const struct lab_driver *lab, const struct cli *c, struct
                    why);
             continue;
         }
-        bench_row(b, ms ? "main" : "sweep", row_name(lab, t.row), row_kind(lab, t.row), best[t.row],
-                  s.n, lab->bytes(t.job, t.row), work(lab, t.job, t.row), &timing);
+        bench_row(b, series, row_name(lab, t.row), row_kind(lab, t.row),
+                  value ? value : best[t.row], s.n, lab->bytes(t.job, t.row),
+                  work(lab, t.job, t.row), &timing);
         if (ms)
             ms[t.row] = timing.median_ms;
     }
     lab->teardown(t.job);
 }
 
+/* The size from 2^10 (1D) or 256 x 256 (2D) up to the main size, or the lab's own
+ * parameter at the main size. */
 static void sweep(const struct lab_driver *lab, const struct cli *c, struct bench *b,
                   struct lab_size s, unsigned *best)
 {
-    printf("\nsize sweep%s\n", lab->tunings ? ", each variant at its best above" : "");
+    const char *best_note = lab->tunings ? ", each variant at its best above" : "";
+    if (lab->sweep_name) {
+        printf("\n%s sweep%s\n", lab->sweep_name, best_note);
+        for (int k = 0; k < lab->nsweep; k++) {
+            lab->sweep_set(lab->sweep_values[k]);
+            printf("%s %u\n", lab->sweep_name, lab->sweep_values[k]);
+            bench_size(lab, c, b, s, best, NULL, lab->sweep_name, lab->sweep_values[k]);
+        }
+        return;
+    }
+    printf("\nsize sweep%s\n", best_note);
     if (lab->dims == 1) {
         for (size_t n = 1u << 10; n <= s.n; n *= 4)
-            bench_size(lab, c, b, (struct lab_size){n, 0, 0}, best, NULL);
+            bench_size(lab, c, b, (struct lab_size){n, 0, 0}, best, NULL, "sweep", 0);
         return;
     }
     for (size_t side = 256; side * side <= s.n; side *= 2)
-        bench_size(lab, c, b, (struct lab_size){side * side, side, side}, best, NULL);
+        bench_size(lab, c, b, (struct lab_size){side * side, side, side}, best, NULL, "sweep", 0);
 }
 
 static int bench(const struct lab_driver *lab, const struct cli *c, struct lab_size s)
@@ -212,7 +230,7 @@ static int bench(const struct lab_driver *lab, const struct cli *c, struct lab_s
     int status = bench_open(&b, lab->name, c->tsv, s.n * lab->elem_bytes, c->reps, lab->work_unit,
                             lab->fp32_per_work);
     if (status == LAB_OK) {
-        bench_size(lab, c, &b, s, best, ms);
+        bench_size(lab, c, &b, s, best, ms, "main", 0);
         if (lab->report)
             lab->report(&b, s, ms, best);
         if (c->sweep)

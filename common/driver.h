@@ -78,6 +78,13 @@ struct lab_driver {
     int ntunings;
     const char *tuning; /* its name, the TSV series of those rows: "threads" */
     int (*tune)(void *job, int row, unsigned value);
+    /* Optional: what --sweep varies instead of the size (lab03: "spheres"), at the main
+     * size: sweep_set() sets each value before the rows' setup. Its rows go to the TSV
+     * series of that name, the value in the tuning column (plots/param.gp draws them). */
+    const char *sweep_name;
+    const unsigned *sweep_values;
+    int nsweep;
+    void (*sweep_set)(unsigned value);
     /* Optional: what `run` prints before its checks (lab00: hello, and the device). */
     void (*intro)(void);
     /* Optional: after the main size, the lab's own table from the median of each row

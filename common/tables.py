@@ -27,8 +27,8 @@ A caption line above the table names the device, date, size, peak and copy.
     <!-- table summary [LAB=VARIANT...] -->
 
 is the README's table: one row per memory-bound lab, its fastest variant (or the one named
-for it, when the fastest is a copy kept as the ceiling) beside the copy and the library row
-of the same run. A compute-bound lab's figures are in its handout's table.
+for it, when the fastest is a copy kept as the ceiling; LAB=- leaves the lab out) beside the
+copy and the library row of the same run. A compute-bound lab's figures are in its handout's table.
 """
 import argparse
 import csv
@@ -184,7 +184,7 @@ def summary_table(args):
         lab = os.path.basename(path)[:-len(".tsv")]
         rows = main_rows(lab)
         variants = [r for r in rows if r["kind"] == "variant"]
-        if not variants or unit(rows):
+        if not variants or unit(rows) or chosen.get(lab) == "-":
             continue
         best = max(variants, key=lambda r: (r["variant"] == chosen.get(lab), float(r["gbs"])))
         library = [r for r in rows if r["kind"] == "library"]
@@ -248,7 +248,8 @@ def points_errors():
                     continue
                 r, want, unit = rows[words[1]], float(words[3]), words[4]
                 have = {"%peak": float(r["pct_peak"]), "GB/s": float(r["gbs"]),
-                        "%copy": 100 * float(r["gbs"]) / float(r["copy_gbs"])}.get(unit)
+                        "%copy": 100 * float(r["gbs"]) / float(r["copy_gbs"]),
+                        "%fp32": float(r.get("pct_fp32") or 0)}.get(unit)
                 if have is not None and have < want:
                     errors.append("%s:%d: %s asks more than the reference GPU reaches (%.1f %s)"
                                   % (os.path.relpath(path, ROOT), number, " ".join(words[:5]),

@@ -3,8 +3,10 @@
 # Draws DIR/LAB.png and .svg (bars: GB/s per variant at the main size, with the
 # theoretical peak and the measured copy as lines; for a compute-bound lab, whose rows
 # have a work unit, useful work a second against the FP32 ceiling) and, when the TSV has a
-# size sweep, DIR/LAB-sweep.png and .svg (the same against n, log axes). NOTE goes into
-# the titles; DIR is plots/ unless given.
+# size sweep, DIR/LAB-sweep.png and .svg (the same against n, log axes), and when it has a
+# sweep of the lab's own (a series other than main and sweep whose variants are plain
+# names, not variant/value tunings), DIR/LAB-SERIES.png and .svg (time against the value).
+# NOTE goes into the titles; DIR is plots/ unless given.
 lab=$1 tsv=$2 note=$3 dir=${4:-plots}
 [ -s "$tsv" ] || { echo "$lab plot: no measurements in $tsv" >&2; exit 1; }
 column() { # the first data row's value in the column named $1
@@ -20,6 +22,7 @@ if [ -n "$unit" ] && [ "$unit" != "-" ]; then
     bars=plots/compute.gp
     metric="ycol='work_per_s'; ceil='work_ceiling'; ceilfmt='FP32 ceiling %.3g $unit/s'; ylabel='useful $unit per second (log scale)'"
 fi
+own=$(awk -F'\t' 'NR > 1 && $1 != "main" && $1 != "sweep" && $3 !~ /\// { print $1; exit }' "$tsv")
 drawn=
 for term in png svg; do
     gnuplot -e "tsv='$tsv'; out='$dir/$lab.$term'; term='$term'; title='$title'" $bars || exit 1
@@ -28,6 +31,11 @@ for term in png svg; do
         gnuplot -e "tsv='$tsv'; out='$dir/$lab-sweep.$term'; term='$term'; $metric; title='$lab on $(column device), $(column date)${note:+ ($note)}'" \
             plots/sweep.gp || exit 1
         drawn="$drawn $dir/$lab-sweep.$term"
+    fi
+    if [ -n "$own" ]; then
+        gnuplot -e "tsv='$tsv'; out='$dir/$lab-$own.$term'; term='$term'; series='$own'; title='$lab on $(column device), $(column date)${note:+ ($note)}'" \
+            plots/param.gp || exit 1
+        drawn="$drawn $dir/$lab-$own.$term"
     fi
 done
 echo "$lab plot:$drawn, from $tsv${note:+ ($note)}"

@@ -50,14 +50,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wall  # noqa: E402  (common/grade/wall.py: uids, limits, bounded reads)
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
-UNITS = ("%peak", "%copy", "GB/s")
+UNITS = ("%peak", "%copy", "GB/s", "%fp32")
 OUTPUT_LIMIT = 4000           # characters of a test's output kept in the report
 TOTAL_OUTPUT_LIMIT = 400000   # characters of all the tests' outputs in one results.json
 FILE_LIMIT = 64 << 20         # a test's code may write files up to this size (its log too)
 BUILD_FILE_LIMIT = 512 << 20  # a build's (objects, binaries)
 XML_LIMIT = 1 << 20           # the judge's cmocka XML, read at most this far
 TSV_LIMIT = 1 << 20           # a bench's TSV
-CEILING_SLACK = 115.0         # %copy past which a bench time is not believed
+CEILING_SLACK = 115.0         # %copy past which a bench time is not believed, and %fp32
+                              # (for perf lines in %fp32: variants that do all their work)
 SUBMISSION_FILE_LIMIT = 1 << 20  # a submitted exercise file
 # What the scratch tree takes from build/cpu/: the CPU backend's runtimes and rewriter, built
 # from common/cpu/ alone (no student code), which every grading would otherwise rebuild.
@@ -846,6 +847,10 @@ def grade_perf(args, ctx, lab, points, worker, why, deadline):
             status = "failed"
             why = ("%s: measured %.0f %%copy, faster than the copy the judge timed beside it "
                    "can be: not a time the grader believes" % (title, perf_value(row, "%copy")))
+        elif p["unit"] == "%fp32" and perf_value(row, "%fp32") > CEILING_SLACK:
+            status = "failed"
+            why = ("%s: measured %.0f %%fp32, faster than the FP32 ceiling allows: not a time "
+                   "the grader believes" % (title, perf_value(row, "%fp32")))
         else:
             value = perf_value(row, p["unit"])
             status = "passed" if value >= p["threshold"] else "failed"
@@ -862,6 +867,8 @@ def perf_value(row, unit):
             return gbs
         if unit == "%peak":
             return float(row["pct_peak"])
+        if unit == "%fp32":
+            return float(row["pct_fp32"])
         copy = float(row["copy_gbs"])
     except (KeyError, TypeError, ValueError):
         return 0.0

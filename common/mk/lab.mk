@@ -34,7 +34,7 @@ $(B)/%.o: %.c | $(BUILD)/.need-cmocka $(BACKEND_DEPS)
 # The CPU backend's headers are system headers to the compiler, so no .d names them.
 $(B)/%.o: %.cu $(if $(filter cpu,$(BACKEND)),$(CPU_HEADERS) $(BUILD)/cpu/cucc-rewrite) | $(BACKEND_DEPS)
 	@mkdir -p $(@D)
-	$(Q)$(CUC) $(CUWERROR) $(CUWORK) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
+	$(Q)$(CUC) $(CUWERROR) $(CUWORK) $(CULAB) $(DEPFLAGS) $(DEFINES) $(INCLUDES) -c $< -o $@
 
 # Where nvcc is on the PATH, a student's exercise also goes through it (one virtual
 # architecture, PTX only: a second or two), for what g++ accepts and nvcc refuses, such as
@@ -75,6 +75,13 @@ $(1)_JUDGE_OBJS := $$(patsubst %.c,$(JB)/%.o,$$($(1)_C) $$($(1)_REMOTE)) $(JUDGE
 # block, which costs lab01's plain test run a quarter more time: not for every lab.
 ifeq ($(BACKEND),cpu)
 $$($(1)_CU:%.cu=$(B)/%.o): CUWORK = $$(if $$($(1)_COUNT_WORK),--count-work)
+$$($(1)_CU:%.cu=$(B)/%.o): $(wildcard labs/$(2)/lab.mk)
+endif
+# A lab whose kernels need nvcc flags of their own on a GPU says labNN_CUFLAGS in its lab.mk
+# (lab02 and lab03: -fmad=false, so that a GPU rounds every step as the CPU reference does;
+# the CPU backend has no FMA to contract into).
+ifeq ($(BACKEND),cuda)
+$$($(1)_CU:%.cu=$(B)/%.o): CULAB = $$($(1)_CUFLAGS)
 $$($(1)_CU:%.cu=$(B)/%.o): $(wildcard labs/$(2)/lab.mk)
 endif
 

@@ -37,28 +37,36 @@ static int valid(const struct mandelbrot_image *img, struct gpu_buf counts)
            isfinite(img->y1 - img->y0);
 }
 
-/* The counter of the persistent kernel's tiles: allocated once, zeroed before each launch
- * (a launch leaves it past the last tile). */
-static unsigned *next_tile;
+/* The counter of the tiled kernels' tiles: a variable of the GPU's own, zeroed before each
+ * launch (a launch leaves it past the last tile). */
+__device__ unsigned next_tile_counter;
 
-static int launch_persistent(unsigned *counts, struct mandelbrot_frame f)
+/* persistent_tiles or combined: as many blocks as fit on the GPU at once, fewer for a small
+ * image. */
+static int launch_tiles(enum mandelbrot_variant v, unsigned *counts, struct mandelbrot_frame f)
 {
     int dev, sms, per_sm;
     size_t tiles = div_up(f.width, 8) * div_up(f.height, 4);
-    unsigned blocks;
+    unsigned blocks, *next_tile;
     if (tiles > 0x7fffffffu) /* the counter passes the last tile by a draw per warp */
         return LAB_EINVAL;
     CUDA_TRY(cudaGetDevice(&dev));
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mandelbrot_persistent_tiles,
-                                                           PERSISTENT_THREADS, 0));
+    if (v == MB_COMBINED)
+        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mandelbrot_combined,
+                                                               PERSISTENT_THREADS, 0));
+    else
+        CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mandelbrot_persistent_tiles,
+                                                               PERSISTENT_THREADS, 0));
     blocks = (unsigned)sms * (unsigned)per_sm;
     if (blocks > div_up(tiles, PERSISTENT_THREADS / 32))
         blocks = (unsigned)div_up(tiles, PERSISTENT_THREADS / 32);
-    if (!next_tile)
-        CUDA_TRY(cudaMalloc(&next_tile, sizeof *next_tile));
+    CUDA_TRY(cudaGetSymbolAddress((void **)&next_tile, next_tile_counter));
     CUDA_TRY(cudaMemsetAsync(next_tile, 0, sizeof *next_tile));
-    mandelbrot_persistent_tiles<<<blocks, PERSISTENT_THREADS>>>(counts, f, next_tile);
+    if (v == MB_COMBINED)
+        mandelbrot_combined<<<blocks, PERSISTENT_THREADS>>>(counts, f, next_tile);
+    else
+        mandelbrot_persistent_tiles<<<blocks, PERSISTENT_THREADS>>>(counts, f, next_tile);
     CUDA_TRY_LAUNCH();
     return LAB_OK;
 }
@@ -102,7 +110,7 @@ extern "C" int mandelbrot(enum mandelbrot_variant v, struct gpu_buf counts,
         return LAB_EINVAL;
     if (!shape_block(img->shape ? img->shape : MANDELBROT_DEFAULT_SHAPE, &block))
         return LAB_EINVAL;
-    if (v == MB_PERSISTENT_TILES)
-        return launch_persistent((unsigned *)counts.ptr, mandelbrot_frame(img));
+    if (v == MB_PERSISTENT_TILES || v == MB_COMBINED)
+        return launch_tiles(v, (unsigned *)counts.ptr, mandelbrot_frame(img));
     return launch_grid(v, (unsigned *)counts.ptr, mandelbrot_frame(img), block);
 }

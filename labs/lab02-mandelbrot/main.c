@@ -12,8 +12,13 @@
 
 enum { CPU = MANDELBROT_VARIANTS, CPU_CORES };
 
+/* The one-core row draws every CPU_SAMPLE-th row of the image: a whole 4096 x 4096 frame at
+ * 8192 steps takes minutes on one core, and rows spread over the image cost what the frame
+ * costs on average. Its work is the useful steps of the rows it drew, so its rate is true. */
+enum { CPU_SAMPLE = 64 };
+
 static const struct lab_row extras[] = {
-    {"cpu (one core)", LAB_ROW_CPU, "the reference loop on one CPU core"},
+    {"cpu (one core)", LAB_ROW_CPU, "the reference loop on one CPU core (every 64th row)"},
     {"cpu (all cores)", LAB_ROW_CPU, "the same loop on every core (OpenMP), rows dealt out"},
 };
 
@@ -23,29 +28,38 @@ static const unsigned shapes[] = {
     MANDELBROT_SHAPE(32, 8), MANDELBROT_SHAPE(32, 32),
 };
 
+/* The handout's measurement on a GPU (4096 x 4096, 8192 steps); on the CPU backend a count
+ * that its checks finish in seconds. */
+#ifdef BACKEND_CPU
+#define DEFAULT_MAXITER 1024
+#else
+#define DEFAULT_MAXITER 8192
+#endif
+
 /* The lab's options: what to draw, and where the image goes. */
 static struct {
     double view[4]; /* x0, y0, x1, y1 */
     unsigned maxiter;
     const char *png;
-} opt = {{-2.5, -1.0, 1.0, 1.0}, 1024, NULL};
+} opt = {{-2.5, -1.25, 1.0, 1.25}, DEFAULT_MAXITER, NULL};
 
 struct job {
     struct mandelbrot_image img;
     size_t n;
     unsigned *got, *want, *want_double; /* want_double on first use */
     double useful;                      /* the steps of want, summed: the useful work */
+    double useful_sample;               /* the same over the one-core row's sample of rows */
     struct gpu_buf dcounts;
 };
 
 /* mandelbrot_cpu on every core: the same counts, rows one at a time to whichever thread is
  * free (the rows across the set cost the most, so equal shares would wait for them). */
-static void cpu_all_cores(unsigned *counts, const struct mandelbrot_image *img)
+static void cpu_all_cores(unsigned *counts, const struct mandelbrot_image *img, int dbl)
 {
     long rows = (long)img->height;
 #pragma omp parallel for schedule(dynamic, 1)
     for (long py = 0; py < rows; py++)
-        mandelbrot_cpu_rows(counts, img, 0, (size_t)py, 1);
+        mandelbrot_cpu_rows(counts, img, dbl, (size_t)py, 1);
 }
 
 static void *setup(struct lab_size s, uint64_t seed)
@@ -65,9 +79,12 @@ static void *setup(struct lab_size s, uint64_t seed)
         free(j);
         return NULL;
     }
-    cpu_all_cores(j->want, &j->img); /* the reference's counts, on every core */
-    for (size_t i = 0; i < s.n; i++)
+    cpu_all_cores(j->want, &j->img, 0); /* the reference's counts, on every core */
+    for (size_t i = 0; i < s.n; i++) {
         j->useful += j->want[i];
+        if (i / s.width % CPU_SAMPLE == 0)
+            j->useful_sample += j->want[i];
+    }
     j->dcounts = gpu_alloc(s.n * sizeof(unsigned));
     return j;
 }
@@ -86,11 +103,12 @@ static int launch(void *p, int row)
 {
     struct job *j = p;
     if (row == CPU) {
-        mandelbrot_cpu(j->got, &j->img, 0);
+        for (size_t py = 0; py < j->img.height; py += CPU_SAMPLE)
+            mandelbrot_cpu_rows(j->got, &j->img, 0, py, 1);
         return LAB_OK;
     }
     if (row == CPU_CORES) {
-        cpu_all_cores(j->got, &j->img);
+        cpu_all_cores(j->got, &j->img, 0);
         return LAB_OK;
     }
     return mandelbrot((enum mandelbrot_variant)row, j->dcounts, &j->img);
@@ -138,7 +156,7 @@ static int check(void *p, int row, char *why, size_t why_size)
     int status;
     if (row < MANDELBROT_VARIANTS && mandelbrot_facts[row].dbl) {
         if (!j->want_double && (j->want_double = malloc(j->n * sizeof(unsigned))))
-            mandelbrot_cpu(j->want_double, &j->img, 1);
+            cpu_all_cores(j->want_double, &j->img, 1);
         if (!(want = j->want_double)) {
             snprintf(why, why_size, "not enough memory to check it");
             return LAB_WRONG;
@@ -149,7 +167,7 @@ static int check(void *p, int row, char *why, size_t why_size)
         return status;
     gpu_download(j->got, j->dcounts, j->n * sizeof(unsigned));
     bad = mandelbrot_mismatches(j->got, want, j->n, j->img.maxiter, &first);
-    if (bad > mandelbrot_tolerance(j->n)) {
+    if (bad) {
         snprintf(why, why_size, "%zu pixels differ, the first (%zu, %zu) with count %u, want %u",
                  bad, first % j->img.width, first / j->img.width, j->got[first], want[first]);
         return LAB_WRONG;
@@ -170,17 +188,18 @@ static int check(void *p, int row, char *why, size_t why_size)
 /* The image's counts written: all the memory a row must move, next to nothing. */
 static double bytes(void *p, int row)
 {
-    (void)row;
-    return (double)sizeof(unsigned) * ((struct job *)p)->n;
+    struct job *j = p;
+    size_t rows = row == CPU ? (j->img.height + CPU_SAMPLE - 1) / CPU_SAMPLE : j->img.height;
+    return (double)sizeof(unsigned) * rows * j->img.width;
 }
 
 /* Useful iterations: the reference's steps summed over the image, whatever a row did, so
  * steps skipped (interior tests, periodicity) count as speed (the double row's own steps
- * differ from float's at a few boundary pixels). */
+ * differ from float's at a few boundary pixels); the one-core row's over its rows. */
 static double work(void *p, int row)
 {
-    (void)row;
-    return ((struct job *)p)->useful;
+    struct job *j = p;
+    return row == CPU ? j->useful_sample : j->useful;
 }
 
 static int option(struct cli *c, const char *name, const char *value)
@@ -211,16 +230,16 @@ int main(int argc, char **argv)
     static const struct lab_driver lab = {
         .name = "lab02",
         .dims = 2,
-        .size = {.width = 3840, .height = 2160},   /* a 4K frame: 8.3 million orbits */
+        .size = {.width = 4096, .height = 4096},   /* 16.8 million orbits, up to 8192 steps */
         .cpu_size = {.width = 640, .height = 360}, /* checked in seconds by the CPU backend */
         .min_n = 1,
         .max_n = (size_t)1 << 32,
         .elem_bytes = sizeof(unsigned),
         .usage = "  --size WxH     the image's columns and rows (--width and --height)\n"
                  "  --view X0,Y0,X1,Y1  the plane's rectangle: real X0..X1, imaginary Y0..Y1\n"
-                 "                 (default -2.5,-1,1,1: the whole set)\n"
+                 "                 (default -2.5,-1.25,1,1.25: the whole set)\n"
                  "  --maxiter N    the steps after which a point counts as inside (default "
-                 "1024)\n"
+                 "8192 on a GPU, 1024 on the CPU backend)\n"
                  "  --png FILE     run: the first variant checked writes its image there\n"
                  "  block shapes (bench, per_pixel): width * 1000 + height, 32008 = 32x8\n",
         .option = option,
@@ -235,9 +254,10 @@ int main(int argc, char **argv)
         .bytes = bytes,
         .work = work,
         .work_unit = "iterations",
-        /* One step of escape_count: sub, add, add, FMA, mul, mul, add, counted in the PTX
-         * nvcc 13 makes for sm_90; the SASS count on the H100 (cuobjdump -sass) is to come. */
-        .fp32_per_work = 7,
+        /* One step of escape_count in the SASS nvcc 13 makes for sm_90 with -fmad=false
+         * (cuobjdump -sass on the H100): FADD x5 (x + x, x^2 - y^2, + cx, + cy, x^2 + y^2)
+         * and FMUL x3 (2x * y, x^2, y^2). */
+        .fp32_per_work = 8,
         .tunings = shapes,
         .ntunings = sizeof shapes / sizeof shapes[0],
         .tuning = "block",

@@ -25,7 +25,9 @@ extern "C" {
     X(MB_PERIODICITY, "periodicity", (0), \
       "an orbit that repeats exactly stops early: a compare per iteration buys the interior") \
     X(MB_PERSISTENT_TILES, "persistent_tiles", (0), \
-      "one grid that fills the GPU, each warp drawing 8x4 tiles from an atomic counter")
+      "one grid that fills the GPU, each warp drawing 8x4 tiles from an atomic counter") \
+    X(MB_COMBINED, "combined", (0), \
+      "tiles, interior tests and the cycle check in one kernel: each removes its own waste")
 // clang-format on
 
 enum mandelbrot_variant { MANDELBROT_TABLE(LAB_ENUM) MANDELBROT_VARIANTS };
@@ -49,7 +51,8 @@ struct mandelbrot_image {
     double x0, y0, x1, y1; /* real parts x0 < x1, left to right; imaginary y0 < y1, bottom up */
     unsigned maxiter;      /* the count of a pixel that never escapes */
     unsigned shape;        /* the 2D grids' block, MANDELBROT_SHAPE(w, h), 0 the default (32x8);
-                     * persistent_tiles checks it but launches its own 1D blocks */
+                     * persistent_tiles and combined check it but launch their own 1D
+                     * blocks */
 };
 
 /* What a kernel needs to place its pixels, in both precisions; the launcher and the CPU
@@ -95,17 +98,11 @@ void mandelbrot_cpu_rows(unsigned *counts, const struct mandelbrot_image *img, i
                          size_t rows);
 
 /* How many of n counts differ from the reference's, *first the first of them (n when
- * none); n when a count exceeds maxiter, which no rounding explains. */
+ * none); n when a count exceeds maxiter. Every variant must match exactly, on a GPU too:
+ * the kernels build with -fmad=false there (lab.mk), so that each step rounds as the
+ * reference's does. */
 size_t mandelbrot_mismatches(const unsigned *got, const unsigned *want, size_t n, unsigned maxiter,
                              size_t *first);
-/* How many of n pixels may differ. None on the CPU backend: g++ on x86-64 has no FMA to
- * contract into, so a kernel rounds every step as the reference does. On a GPU nvcc
- * contracts x * x - y * y + cx and 2 * x * y + cy into FMAs, rounding once instead of twice:
- * an orbit a rounding apart from the reference's ends the same for most pixels, but near
- * the set's boundary (where the orbit is chaotic) the escape can move by any number of
- * steps, so the bound is on the number of pixels, not on their difference: n / 256 + 1, a
- * provisional figure to be measured on the H100 (the views of the tests). */
-size_t mandelbrot_tolerance(size_t n);
 
 #ifdef __cplusplus
 }
@@ -116,5 +113,7 @@ __global__ void mandelbrot_interior_tests(unsigned *counts, struct mandelbrot_fr
 __global__ void mandelbrot_periodicity(unsigned *counts, struct mandelbrot_frame f);
 __global__ void mandelbrot_persistent_tiles(unsigned *counts, struct mandelbrot_frame f,
                                             unsigned *next_tile);
+__global__ void mandelbrot_combined(unsigned *counts, struct mandelbrot_frame f,
+                                    unsigned *next_tile);
 #endif
 #endif

@@ -60,13 +60,3 @@ size_t mandelbrot_mismatches(const unsigned *got, const unsigned *want, size_t n
         }
     return bad;
 }
-
-size_t mandelbrot_tolerance(size_t n)
-{
-#ifdef BACKEND_CUDA
-    return n / 256 + 1;
-#else
-    (void)n;
-    return 0;
-#endif
-}

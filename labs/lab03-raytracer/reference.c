@@ -54,16 +54,6 @@ size_t raytracer_mismatches(const unsigned *got, const unsigned *want, size_t n,
     return bad;
 }
 
-size_t raytracer_tolerance(size_t n)
-{
-#ifdef BACKEND_CUDA
-    return n / 500 + 1;
-#else
-    (void)n;
-    return 0;
-#endif
-}
-
 void raytracer_spheres(struct rt_sphere *spheres, unsigned n, enum rt_kind kind, uint64_t seed)
 {
     struct rng r = rng_new(seed);

@@ -36,7 +36,7 @@ static void check(int v, const struct rt_scene *sc, enum rt_kind kind, size_t sp
     gpu_sync();
     gpu_download(got, dp, (n + spare) * sizeof *got);
     bad = raytracer_mismatches(got, want, n, &first);
-    if (bad > raytracer_tolerance(n))
+    if (bad)
         fail_msg("%s, %u x %u, %u spheres, %u lights: %zu pixels differ, the first at (%zu, "
                  "%zu): %06x, want %06x",
                  raytracer_variants[v].name, sc->width, sc->height, sc->nspheres, sc->nlights, bad,
