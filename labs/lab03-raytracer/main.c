@@ -185,6 +185,25 @@ static double work(void *p, int row)
     return row == CPU ? tests * sample_rows(&j->scene) / j->scene.height : tests;
 }
 
+/* After the main table: the rays a second of each row, a primary ray and a shadow ray per
+ * light for every pixel (an upper bound, as the sphere tests are: a pixel that hits nothing
+ * casts no shadow ray). */
+static void rays_table(const struct bench *b, struct lab_size s, const double *ms,
+                       const unsigned *tuned)
+{
+    struct rt_scene sc = raytracer_scene((unsigned)s.width, (unsigned)s.height, opt.nspheres);
+    unsigned lights = opt.nlights ? opt.nlights : sc.nlights;
+    (void)tuned;
+    printf("\nrays a second on %s (%u spheres, %u lights):\n", b->gpu.name, opt.nspheres, lights);
+    for (int r = 0; r <= CPU_CORES; r++) {
+        double rows = r == CPU ? (double)sample_rows(&sc) : (double)sc.height;
+        if (ms[r] > 0)
+            printf("  %-24s %10.3g\n",
+                   r < RAYTRACER_VARIANTS ? raytracer_variants[r].name : extras[r - CPU].name,
+                   rows * sc.width * (1.0 + lights) / (ms[r] * 1e-3));
+    }
+}
+
 static int option(struct cli *c, const char *name, const char *value)
 {
     const char *v = value ? value : "";
@@ -259,6 +278,7 @@ int main(int argc, char **argv)
         .sweep_values = sphere_counts,
         .nsweep = sizeof sphere_counts / sizeof sphere_counts[0],
         .sweep_set = set_spheres,
+        .report = rays_table,
     };
     return lab_main(&lab, argc, argv);
 }
