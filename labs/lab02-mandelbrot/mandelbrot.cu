@@ -93,20 +93,34 @@ __global__ void mandelbrot_periodicity(unsigned *counts, struct mandelbrot_frame
     /* TODO: kernel 1 with escape_count_periodic. */
 }
 
-/* 6. Persistent threads: a grid that fills the GPU once; each warp takes 8x4-pixel tiles
- * (numbered row after row of tiles) from the counter *next_tile until none are left.
- * A warp that drew cheap tiles takes more, so no SM idles while another finishes the
- * costly middle of the image, and a tile's 32 lanes are close together in the plane, so
- * they tend to escape together. Costs an atomic per tile and a counter that must be zero
- * at each launch (the launcher resets it). Launched with 1D blocks, a multiple of 32. */
+/* The tiles of kernels 6 and 7: 8x4 pixels each, numbered row after row of tiles. A warp
+ * draws its next tile from the counter *next_tile (lane 0's atomicAdd, shared with the
+ * other lanes by a shuffle) and each lane gets its pixel of it; 0 when no tile is left.
+ * The pixel may lie past the image's edge (a partial tile). Every lane of the warp must
+ * call it together. */
+__device__ int next_pixel(unsigned *next_tile, struct mandelbrot_frame f, unsigned *px,
+                          unsigned *py)
+{
+    unsigned lane = threadIdx.x % 32, across = (f.width + 7) / 8, tile = 0;
+    int given = 0;
+    /* TODO: lane 0: tile = atomicAdd(next_tile, 1); tile = __shfl_sync(FULL_MASK,
+     * tile, 0); when tile < across x (height / 4 rounded up), the lane's pixel is px =
+     * (tile % across) * 8 + lane % 8, py = (tile / across) * 4 + lane / 8, and given = 1. */
+    return given;
+}
+
+/* 6. Persistent threads: a grid that fills the GPU once; each warp takes tiles from the
+ * counter (next_pixel) until none are left. A warp that drew cheap tiles takes more, so
+ * no SM idles while another finishes the costly middle of the image, and a tile's 32
+ * lanes are close together in the plane, so they tend to escape together. Costs an atomic
+ * per tile and a counter that must be zero at each launch (the launcher resets it).
+ * Launched with 1D blocks, a multiple of 32. */
 __global__ void mandelbrot_persistent_tiles(unsigned *counts, struct mandelbrot_frame f,
                                             unsigned *next_tile)
 {
-    /* TODO: lane = threadIdx.x % 32; across = tiles per row of tiles (width / 8
-     * rounded up), tiles = across x (height / 4 rounded up). Loop: lane 0 draws tile =
-     * atomicAdd(next_tile, 1), __shfl_sync(FULL_MASK, tile, 0) gives it to the warp; stop
-     * when tile >= tiles; else the lane's pixel is px = (tile % across) * 8 + lane % 8,
-     * py = (tile / across) * 4 + lane / 8, computed like kernel 1's when in the image. */
+    unsigned px, py;
+    /* TODO: while next_pixel gives the lane a pixel: kernel 1's count for it when
+     * it is in the image. */
 }
 
 /* 7. The ideas together: kernel 6's tiles from the counter, kernel 4's formula for the
@@ -118,6 +132,7 @@ __global__ void mandelbrot_persistent_tiles(unsigned *counts, struct mandelbrot_
 __global__ void mandelbrot_combined(unsigned *counts, struct mandelbrot_frame f,
                                     unsigned *next_tile)
 {
+    unsigned px, py;
     /* TODO: kernel 6's loop; a pixel's count is maxiter when in_cardioid_or_bulb,
      * else escape_count_periodic's. */
 }

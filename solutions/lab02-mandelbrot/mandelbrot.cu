@@ -154,35 +154,47 @@ __global__ void mandelbrot_periodicity(unsigned *counts, struct mandelbrot_frame
     /* SOLUTION END */
 }
 
-/* 6. Persistent threads: a grid that fills the GPU once; each warp takes 8x4-pixel tiles
- * (numbered row after row of tiles) from the counter *next_tile until none are left.
- * A warp that drew cheap tiles takes more, so no SM idles while another finishes the
- * costly middle of the image, and a tile's 32 lanes are close together in the plane, so
- * they tend to escape together. Costs an atomic per tile and a counter that must be zero
- * at each launch (the launcher resets it). Launched with 1D blocks, a multiple of 32. */
+/* The tiles of kernels 6 and 7: 8x4 pixels each, numbered row after row of tiles. A warp
+ * draws its next tile from the counter *next_tile (lane 0's atomicAdd, shared with the
+ * other lanes by a shuffle) and each lane gets its pixel of it; 0 when no tile is left.
+ * The pixel may lie past the image's edge (a partial tile). Every lane of the warp must
+ * call it together. */
+__device__ int next_pixel(unsigned *next_tile, struct mandelbrot_frame f, unsigned *px,
+                          unsigned *py)
+{
+    unsigned lane = threadIdx.x % 32, across = (f.width + 7) / 8, tile = 0;
+    int given = 0;
+    /* SOLUTION BEGIN: lane 0: tile = atomicAdd(next_tile, 1); tile = __shfl_sync(FULL_MASK,
+     * tile, 0); when tile < across x (height / 4 rounded up), the lane's pixel is px =
+     * (tile % across) * 8 + lane % 8, py = (tile / across) * 4 + lane / 8, and given = 1. */
+    if (lane == 0)
+        tile = atomicAdd(next_tile, 1u);
+    tile = __shfl_sync(FULL_MASK, tile, 0);
+    if (tile < across * ((f.height + 3) / 4)) {
+        *px = tile % across * 8 + lane % 8;
+        *py = tile / across * 4 + lane / 8;
+        given = 1;
+    }
+    /* SOLUTION END */
+    return given;
+}
+
+/* 6. Persistent threads: a grid that fills the GPU once; each warp takes tiles from the
+ * counter (next_pixel) until none are left. A warp that drew cheap tiles takes more, so
+ * no SM idles while another finishes the costly middle of the image, and a tile's 32
+ * lanes are close together in the plane, so they tend to escape together. Costs an atomic
+ * per tile and a counter that must be zero at each launch (the launcher resets it).
+ * Launched with 1D blocks, a multiple of 32. */
 __global__ void mandelbrot_persistent_tiles(unsigned *counts, struct mandelbrot_frame f,
                                             unsigned *next_tile)
 {
-    /* SOLUTION BEGIN: lane = threadIdx.x % 32; across = tiles per row of tiles (width / 8
-     * rounded up), tiles = across x (height / 4 rounded up). Loop: lane 0 draws tile =
-     * atomicAdd(next_tile, 1), __shfl_sync(FULL_MASK, tile, 0) gives it to the warp; stop
-     * when tile >= tiles; else the lane's pixel is px = (tile % across) * 8 + lane % 8,
-     * py = (tile / across) * 4 + lane / 8, computed like kernel 1's when in the image. */
-    unsigned lane = threadIdx.x % 32, across = (f.width + 7) / 8;
-    unsigned tiles = across * ((f.height + 3) / 4);
-    for (;;) {
-        unsigned tile = 0, px, py;
-        if (lane == 0)
-            tile = atomicAdd(next_tile, 1u);
-        tile = __shfl_sync(FULL_MASK, tile, 0);
-        if (tile >= tiles)
-            return;
-        px = tile % across * 8 + lane % 8;
-        py = tile / across * 4 + lane / 8;
+    unsigned px, py;
+    /* SOLUTION BEGIN: while next_pixel gives the lane a pixel: kernel 1's count for it when
+     * it is in the image. */
+    while (next_pixel(next_tile, f, &px, &py))
         if (px < f.width && py < f.height)
             counts[(size_t)py * f.width + px] =
                 escape_count(f.x0 + px * f.dx, f.y1 - py * f.dy, f.maxiter);
-    }
     /* SOLUTION END */
 }
 
@@ -195,24 +207,14 @@ __global__ void mandelbrot_persistent_tiles(unsigned *counts, struct mandelbrot_
 __global__ void mandelbrot_combined(unsigned *counts, struct mandelbrot_frame f,
                                     unsigned *next_tile)
 {
+    unsigned px, py;
     /* SOLUTION BEGIN: kernel 6's loop; a pixel's count is maxiter when in_cardioid_or_bulb,
      * else escape_count_periodic's. */
-    unsigned lane = threadIdx.x % 32, across = (f.width + 7) / 8;
-    unsigned tiles = across * ((f.height + 3) / 4);
-    for (;;) {
-        unsigned tile = 0, px, py;
-        if (lane == 0)
-            tile = atomicAdd(next_tile, 1u);
-        tile = __shfl_sync(FULL_MASK, tile, 0);
-        if (tile >= tiles)
-            return;
-        px = tile % across * 8 + lane % 8;
-        py = tile / across * 4 + lane / 8;
+    while (next_pixel(next_tile, f, &px, &py))
         if (px < f.width && py < f.height) {
             float cx = f.x0 + px * f.dx, cy = f.y1 - py * f.dy;
             counts[(size_t)py * f.width + px] =
                 in_cardioid_or_bulb(cx, cy) ? f.maxiter : escape_count_periodic(cx, cy, f.maxiter);
         }
-    }
     /* SOLUTION END */
 }
