@@ -83,7 +83,7 @@ WRONG = {
     "swapped_xy": ("mandelbrot.cu", [
         ("            escape_count(f.x0 + px * f.dx, f.y1 - py * f.dy, f.maxiter);",
          "            escape_count(f.x0 + py * f.dx, f.y1 - px * f.dy, f.maxiter);")],
-        [named("02", "per_pixel"), r"lab02 (interior|periodicity)_saves_work"], None),
+        [named("02", "per_pixel"), r"lab02 (interior|periodicity|combined)_saves_work"], None),
     # lab01: the float4 kernel forgets the last n % 4 elements
     "tail_dropped": ("vector_add.cu", [
         ("    for (size_t i = n / 4 * 4 + first; i < n; i += stride)\n        c[i] = a[i] + b[i];\n",
