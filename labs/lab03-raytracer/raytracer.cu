@@ -113,7 +113,7 @@ __global__ void raytracer_shared_tiles(unsigned *pixels, const struct rt_sphere 
     int inside = i < (size_t)sc.width * sc.height;
     float o[3], p[3], n[3], dir[3], best_t = 0.0f, light = sc.ambient;
     unsigned best = RT_NONE;
-    struct rt_sphere hit;
+    struct rt_sphere hit = {}; /* set with best: the compiler cannot see that */
     if (inside)
         rt_origin((unsigned)(i % sc.width), (unsigned)(i / sc.width), sc.width, sc.height, o);
     /* TODO: for base = 0, RT_TILE, ... below sc.nspheres: stage_tile(tile, spheres,
