@@ -38,6 +38,7 @@ SLIDES := $(patsubst slides/%.md,$(BUILD)/slides/%.pdf,$(wildcard slides/*.md))
 slides: $(SLIDES)
 	@echo "slides: $(SLIDES)"
 $(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml plots/lab.gp plots/sweep.gp \
+    plots/compute.gp plots/param.gp \
     | $(BUILD)/.need-pandoc $(BUILD)/.need-beamer $(BUILD)/.need-gnuplot
 	@mkdir -p $(@D)
 	@lab=$(firstword $(subst -, ,$*)); if [ -f plots/reference/$$lab.tsv ]; then \
