@@ -13,7 +13,9 @@ column() { # the first data row's value in the column named $1
     awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
                              NR == 2 { if (c) print $c; exit }' "$tsv"
 }
-n=$(column n)
+# The size of the first measured row (the copy's n counts its bytes in 4-byte words).
+n=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "n") c = i; if ($i == "kind") k = i } }
+                NR > 1 && $k != "copy" { print $c; exit }' "$tsv")
 size=$(awk -v n="$n" 'BEGIN { e = log(n) / log(2); if (e == int(e)) printf "2^%d", e; else printf "%d", n }')
 title="$lab on $(column device), n = $size, $(column date)${note:+ ($note)}"
 unit=$(column work_unit)
