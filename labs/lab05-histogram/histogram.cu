@@ -214,16 +214,22 @@ __device__ void lane_count(unsigned *counters, unsigned lane, unsigned b)
     /* TODO: add 1 << (8 * (b % 4)) to counters[b / 4 * WARP + lane]. */
 }
 
-/* The 16 bytes of q counted in the lane's counters; a word of four equal bytes (runs,
- * all-same input) in one add. */
+/* The four bytes of w counted in the lane's counters; four equal bytes (runs, all-same
+ * input) in one add. */
+__device__ void lane_word(unsigned *counters, unsigned lane, unsigned w)
+{
+    unsigned b = w & 0xffu;
+    /* TODO: when w is b four times (b * 0x01010101u), add 4 << (8 * (b % 4)) to
+     * b's counter; else lane_count each of the four bytes of w. */
+}
+
+/* The 16 bytes of q counted in the lane's counters. */
 __device__ void lane_vector(unsigned *counters, unsigned lane, uint4 q)
 {
-    unsigned words[4] = {q.x, q.y, q.z, q.w};
-    for (unsigned k = 0; k < 4; k++) {
-        unsigned w = words[k], b = w & 0xffu;
-        /* TODO: when w is b four times (b * 0x01010101u), add 4 << (8 * (b % 4))
-         * to b's counter; else lane_count each of the four bytes of w. */
-    }
+    lane_word(counters, lane, q.x);
+    lane_word(counters, lane, q.y);
+    lane_word(counters, lane, q.z);
+    lane_word(counters, lane, q.w);
 }
 
 /* The warp's lane counters added into its 32-bit sub-histogram hist, and zeroed. Lane l
