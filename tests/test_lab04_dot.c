@@ -22,7 +22,7 @@
 #include "lab.h"
 #include "testkit.h"
 
-static const size_t sizes[] = {0, 1, 31, 33, 1000003, (1u << 24) + 1};
+static const size_t sizes[] = {0, 1, 31, 33, 5003, 1000003, (1u << 24) + 1};
 
 /* The thread-per-element variants launch n / 256 blocks of fibers on the CPU backend: past
  * a million elements only the grid-stride ones run there, so that the suite stays quick. */

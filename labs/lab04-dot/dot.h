@@ -87,9 +87,9 @@ __global__ void dot_sum_partials(const float *partials, float *out, unsigned cou
 __global__ void dot_atomic_add(const float *a, const float *b, float *out, unsigned n);
 __global__ void dot_last_block(const float *a, const float *b, float *partials, unsigned *done,
                                float *out, unsigned n);
-__global__ void dot_shuffle_vec4(const float4 *a, const float4 *b, float *partials, unsigned *done,
-                                 float *out, unsigned n);
-__global__ void dot_double_acc(const float4 *a, const float4 *b, double *partials, unsigned *done,
-                               float *out, unsigned n);
+__global__ void dot_shuffle_vec4(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                                 float *partials, unsigned *done, float *out, unsigned n);
+__global__ void dot_double_acc(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                               double *partials, unsigned *done, float *out, unsigned n);
 #endif
 #endif

@@ -40,7 +40,7 @@ static int device_grid(enum dot_variant v, size_t n, unsigned *blocks)
 /* The blocks v launches for n elements, or 0 when the device cannot say. */
 static unsigned grid_of(enum dot_variant v, size_t n)
 {
-    unsigned blocks;
+    unsigned blocks = 0;
     if (!dot_facts[v].grid_stride)
         return (unsigned)div_up(n, DOT_THREADS);
     return device_grid(v, n, &blocks) == LAB_OK ? blocks : 0;

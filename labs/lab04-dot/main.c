@@ -181,6 +181,33 @@ static void accuracy(void)
     }
 }
 
+/* --accuracy, last: ten runs of each variant on the same vectors, and how many different
+ * results they gave: one for a fixed order, more for atomic_add on a GPU, where the blocks
+ * reach the atomic in a different order each run. */
+static void run_to_run(void)
+{
+    struct job *j = job_new(MAIN_N, 6, -1.0f);
+    printf("ten runs on the same %zu cancelling elements: different results\n", j->n);
+    for (int v = 0; v < DOT_VARIANTS; v++) {
+        float got[10];
+        int distinct = 0;
+        for (int k = 0; k < 10; k++) {
+            int seen = 0;
+            if (result(j, v, &got[k]) != LAB_OK) {
+                printf("%-16s failed\n", dot_variants[v].name);
+                break;
+            }
+            for (int m = 0; m < k; m++)
+                seen |= !memcmp(&got[m], &got[k], sizeof got[k]);
+            distinct += !seen;
+            if (k == 9)
+                printf("%-16s %d (first %.9g)\n", dot_variants[v].name, distinct, got[0]);
+        }
+    }
+    printf("\n");
+    teardown(j);
+}
+
 /* The word counts of six plays for seven words, from the course's lecture notes (seed 002):
  * a play is a vector of 7 counts, and two plays are alike when their vectors point the same
  * way, whatever their lengths: cos = a . b / (|a| |b|). */
@@ -238,8 +265,10 @@ static void intro(void)
 {
     if (opt.cosine)
         cosine();
-    if (opt.accuracy)
+    if (opt.accuracy) {
         accuracy();
+        run_to_run();
+    }
 }
 
 static int option(struct cli *c, const char *name, const char *value)

@@ -164,42 +164,46 @@ __device__ T block_sum_shuffle(T x, T *warp_sums)
     return x;
 }
 
-/* This thread's share of a . b, accumulated in T: the grid-stride loop over whole float4s,
- * two of each vector per trip so that four 16-byte loads are in flight before the first
- * multiply needs one; the float4 left over; then the last n % 4 floats, one per thread of
- * block 0. Products of floats are exact in double, so with T = double only the additions
- * round. */
+/* The products of one float4 pair added into sum, one at a time. */
 template <typename T>
-__device__ T thread_dot_vec4(const float4 *a, const float4 *b, unsigned n)
+__device__ T add_products(T sum, float4 x, float4 y)
 {
-    unsigned n4 = n / 4, stride = blockDim.x * gridDim.x;
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    sum += (T)x.x * y.x;
+    sum += (T)x.y * y.y;
+    sum += (T)x.z * y.z;
+    sum += (T)x.w * y.w;
+    return sum;
+}
+
+/* This thread's share of a . b, accumulated in T: the grid-stride loop over whole float4s,
+ * four of each vector per trip so that eight 16-byte loads are in flight before the first
+ * multiply needs one; the float4s left over, one per trip; then the last n % 4 floats, one
+ * per thread of block 0. Products of floats are exact in double, so with T = double only
+ * the additions round. */
+template <typename T>
+__device__ T thread_dot_vec4(const float4 *__restrict__ a, const float4 *__restrict__ b, unsigned n)
+{
+    size_t n4 = n / 4, stride = (size_t)blockDim.x * gridDim.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     T sum = 0;
-    /* SOLUTION BEGIN: while i + stride < n4: load a[i], b[i], a[i + stride], b[i + stride]
-     * (all four before any multiply), add the eight products x.x * y.x ... in T, one at a
-     * time; i += 2 * stride. Then if i < n4 add a[i] . b[i]. Then in block 0, thread t below
-     * n % 4 adds element 4 * n4 + t of the float arrays. (i + stride cannot wrap: n4 <
-     * 2^30 and stride < 2^31.) */
-    for (; i + stride < n4; i += 2 * stride) {
-        float4 x0 = a[i], y0 = b[i], x1 = a[i + stride], y1 = b[i + stride];
-        sum += (T)x0.x * y0.x;
-        sum += (T)x0.y * y0.y;
-        sum += (T)x0.z * y0.z;
-        sum += (T)x0.w * y0.w;
-        sum += (T)x1.x * y1.x;
-        sum += (T)x1.y * y1.y;
-        sum += (T)x1.z * y1.z;
-        sum += (T)x1.w * y1.w;
+    /* SOLUTION BEGIN: while i + 3 * stride < n4: load a[i + k * stride] and b[i + k * stride]
+     * for k = 0..3 (all eight loads before any multiply), then add_products of each pair;
+     * i += 4 * stride. Then while i < n4, add_products(sum, a[i], b[i]), i += stride. Then in
+     * block 0, thread t below n % 4 adds the product of element 4 * n4 + t of the float
+     * arrays. */
+    for (; i + 3 * stride < n4; i += 4 * stride) {
+        float4 x[4], y[4];
+        for (int k = 0; k < 4; k++) {
+            x[k] = a[i + k * stride];
+            y[k] = b[i + k * stride];
+        }
+        for (int k = 0; k < 4; k++)
+            sum = add_products(sum, x[k], y[k]);
     }
-    if (i < n4) {
-        float4 x = a[i], y = b[i];
-        sum += (T)x.x * y.x;
-        sum += (T)x.y * y.y;
-        sum += (T)x.z * y.z;
-        sum += (T)x.w * y.w;
-    }
+    for (; i < n4; i += stride)
+        sum = add_products(sum, a[i], b[i]);
     if (blockIdx.x == 0 && threadIdx.x < n % 4) {
-        size_t j = 4 * (size_t)n4 + threadIdx.x;
+        size_t j = 4 * n4 + threadIdx.x;
         sum += (T)((const float *)a)[j] * ((const float *)b)[j];
     }
     /* SOLUTION END */
@@ -224,8 +228,8 @@ __device__ T grid_sum_shuffle(const volatile T *partials, T *warp_sums)
 /* 5. The fast one: 16-byte loads, a grid that fills the GPU once and strides, warp
  * shuffles for the block's sum, and the last block done for the grid's: one launch, about
  * a thousand sums to finish instead of n / 256, the same bits on every run. */
-__global__ void dot_shuffle_vec4(const float4 *a, const float4 *b, float *partials, unsigned *done,
-                                 float *out, unsigned n)
+__global__ void dot_shuffle_vec4(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                                 float *partials, unsigned *done, float *out, unsigned n)
 {
     __shared__ float warp_sums[WARP];
     /* SOLUTION BEGIN: sum = block_sum_shuffle(thread_dot_vec4<float>(a, b, n), warp_sums);
@@ -244,8 +248,8 @@ __global__ void dot_shuffle_vec4(const float4 *a, const float4 *b, float *partia
  * instead of 24, and the result rounded to float once. The cost: twice the registers and
  * shuffles for the sums, double-precision adds (on the H100 half the rate of float's, on
  * a gaming GPU 1/64), and no extra byte of memory traffic. */
-__global__ void dot_double_acc(const float4 *a, const float4 *b, double *partials, unsigned *done,
-                               float *out, unsigned n)
+__global__ void dot_double_acc(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                               double *partials, unsigned *done, float *out, unsigned n)
 {
     __shared__ double warp_sums[WARP];
     /* SOLUTION BEGIN: dot_shuffle_vec4 with double for float: thread_dot_vec4<double>,
