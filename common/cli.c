@@ -138,6 +138,7 @@ void cli_parse(struct cli *c, int argc, char **argv)
     c->variant = -1;
     for (int i = 2; i < argc; i++) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int lab_option;
         if (!strcmp(opt, "--help") || !strcmp(opt, "-h")) {
             usage(c, stdout);
             exit(0);
@@ -147,8 +148,9 @@ void cli_parse(struct cli *c, int argc, char **argv)
         } else if (!strcmp(opt, "--gpu-only")) {
             c->gpu_only = 1;
             continue;
-        } else if (!known(c, opt) && c->option && c->option(c, opt, val)) {
-            /* the lab's own, value and all */
+        } else if (!known(c, opt) && c->option && (lab_option = c->option(c, opt, val))) {
+            if (lab_option == CLI_FLAG)
+                continue; /* the lab's own, without a value */
         } else if (!known(c, opt)) {
             fprintf(stderr, "%s: unknown option '%s' (try --help)\n", c->prog, opt);
             exit(2);

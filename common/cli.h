@@ -12,6 +12,8 @@
 extern "C" {
 #endif
 
+enum { CLI_FLAG = 2 }; /* what a lab's option() returns for a flag without a value */
+
 struct cli {
     const char *prog;           /* "lab01" */
     int dims;                   /* 1: the size is --n; 2: --width and --height */
@@ -21,7 +23,8 @@ struct cli {
     const char *usage; /* the lab's own lines for --help, or NULL */
     /* The lab's own options, or NULL: called with an option the driver does not know and
      * the argument after it, returns 1 when it is the lab's (its value taken; a bad value
-     * goes through cli_fail), else 0. May set the size (lab02's --size WxH). */
+     * goes through cli_fail), CLI_FLAG when it is a flag of the lab's (lab04's --cosine:
+     * the argument after it left alone), else 0. May set the size (lab02's --size WxH). */
     int (*option)(struct cli *c, const char *opt, const char *value);
     const char *command; /* "run" or "bench" */
     size_t n, width, height;

@@ -1,0 +1,177 @@
+/* lab04: the dot product. Yours: the kernels; launch.cu checks the arguments, chooses the
+ * grids and launches them. Every block has DOT_THREADS threads, a power of two. */
+#include "dot.h"
+
+enum { WARP = 32 };
+
+/* The sum of cache[0..blockDim.x), left in cache[0] and returned to every thread: halve the
+ * active range at each step. Every thread of the block must call it, since it waits at
+ * barriers: the first so that every slot is written before any is read, then one per step
+ * so that a step reads only what the last one finished writing. */
+__device__ float block_sum(float *cache)
+{
+    /* TODO: __syncthreads(); then for s from blockDim.x / 2 down to 1 (halving),
+     * threads below s add cache[tid + s] into cache[tid], and every thread (not only those
+     * below s) waits at __syncthreads() after each step. Return cache[0]. */
+    return cache[0];
+}
+
+/* This thread's product, or 0 past the end: the tree adds every slot of the block, so a
+ * partial block's unused slots must hold 0, not whatever the memory held. */
+__device__ float product_or_zero(const float *a, const float *b, unsigned n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    float p = 0.0f;
+    /* TODO: p = a[i] * b[i] when i < n. */
+    return p;
+}
+
+/* 1. One product per thread, a tree per block in shared memory; the blocks' sums go to
+ * partials, and the host adds them. Teaches shared memory and the barrier; costs a copy to
+ * the host and a serial loop there, and the result must travel back to the device. */
+__global__ void dot_block_sums(const float *a, const float *b, float *partials, unsigned n)
+{
+    __shared__ float cache[DOT_THREADS];
+    /* TODO: cache[threadIdx.x] = product_or_zero(...); sum = block_sum(cache);
+     * thread 0 writes it to partials[blockIdx.x]. */
+}
+
+/* The sum of partials[0..count) by one block: each thread adds a strided share, then the
+ * tree. The same code finishes variants 2 and 4. */
+__device__ float block_sum_of(const volatile float *partials, unsigned count, float *cache)
+{
+    float sum = 0.0f;
+    /* TODO: for i from threadIdx.x below count, step blockDim.x, add
+     * partials[i]. */
+    cache[threadIdx.x] = sum;
+    return block_sum(cache);
+}
+
+/* 2. The second launch of two: one block adds the count sums that dot_block_sums left.
+ * Teaches that the end of a kernel is the only barrier between all blocks; costs a second
+ * launch, and one block alone at work while it runs. */
+__global__ void dot_sum_partials(const float *partials, float *out, unsigned count)
+{
+    __shared__ float cache[DOT_THREADS];
+    /* TODO: sum = block_sum_of(partials, count, cache); thread 0 writes *out. */
+}
+
+/* 3. Each block's sum added to *out (zeroed by the launcher) with atomicAdd: one launch,
+ * but float addition is not associative, and the blocks finish in an order that changes
+ * from run to run, so the last bits of the result do too. */
+__global__ void dot_atomic_add(const float *a, const float *b, float *out, unsigned n)
+{
+    __shared__ float cache[DOT_THREADS];
+    /* TODO: as dot_block_sums, but thread 0 atomicAdds the sum into *out. */
+}
+
+/* Thread 0 publishes the block's sum and counts the block done; returns, to every thread,
+ * whether this block was the last. The fence makes the sum visible to every block before
+ * the count says it is there; the last block fences too before it reads the sums. */
+template <typename T>
+__device__ int publish_and_count(volatile T *partial, T sum, unsigned *done)
+{
+    __shared__ int last;
+    /* TODO: thread 0: *partial = sum; __threadfence(); last = (atomicAdd(done, 1)
+     * == gridDim.x - 1); then if last, __threadfence(). Then a barrier. */
+    return last;
+}
+
+/* 4. Last block done: every block writes its sum and counts itself done; the block that
+ * counts last adds the sums in index order. One launch, and the same bits on every run. */
+__global__ void dot_last_block(const float *a, const float *b, float *partials, unsigned *done,
+                               float *out, unsigned n)
+{
+    __shared__ float cache[DOT_THREADS];
+    /* TODO: the block's sum as in dot_block_sums; if publish_and_count(
+     * &partials[blockIdx.x], sum, done), sum = block_sum_of(partials, gridDim.x, cache) and
+     * thread 0 writes *out. (block_sum_of's first barrier keeps the tree's last reads of
+     * cache before its new writes.) */
+}
+
+/* The sum of x over the warp, in lane 0: five shuffles, no shared memory, no barrier. */
+template <typename T>
+__device__ T warp_sum(T x)
+{
+    /* TODO: for offset 16, 8, 4, 2, 1: x += __shfl_down_sync(0xffffffff, x,
+     * offset). */
+    return x;
+}
+
+/* The sum of x over the block, in thread 0: each warp's sum through warp_sums, then warp 0
+ * adds those. One barrier instead of the tree's eight. */
+template <typename T>
+__device__ T block_sum_shuffle(T x, T *warp_sums)
+{
+    unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    /* TODO: x = warp_sum(x); lane 0 stores it in warp_sums[warp]; __syncthreads();
+     * warp 0 loads warp_sums[lane] (0 beyond blockDim.x / 32 warps) and returns its
+     * warp_sum. */
+    return x;
+}
+
+/* The products of one float4 pair added into sum, one at a time. */
+template <typename T>
+__device__ T add_products(T sum, float4 x, float4 y)
+{
+    sum += (T)x.x * y.x;
+    sum += (T)x.y * y.y;
+    sum += (T)x.z * y.z;
+    sum += (T)x.w * y.w;
+    return sum;
+}
+
+/* This thread's share of a . b, accumulated in T: the grid-stride loop over whole float4s,
+ * four of each vector per trip so that eight 16-byte loads are in flight before the first
+ * multiply needs one; the float4s left over, one per trip; then the last n % 4 floats, one
+ * per thread of block 0. Products of floats are exact in double, so with T = double only
+ * the additions round. */
+template <typename T>
+__device__ T thread_dot_vec4(const float4 *__restrict__ a, const float4 *__restrict__ b, unsigned n)
+{
+    size_t n4 = n / 4, stride = (size_t)blockDim.x * gridDim.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    T sum = 0;
+    /* TODO: while i + 3 * stride < n4: load a[i + k * stride] and b[i + k * stride]
+     * for k = 0..3 (all eight loads before any multiply), then add_products of each pair;
+     * i += 4 * stride. Then while i < n4, add_products(sum, a[i], b[i]), i += stride. Then in
+     * block 0, thread t below n % 4 adds the product of element 4 * n4 + t of the float
+     * arrays. */
+    return sum;
+}
+
+/* The sum of partials[0..gridDim.x) in thread 0, by the last block: a strided share per
+ * thread, then block_sum_shuffle. Volatile: the sums come from other blocks, and must be
+ * read from memory, not from anything cached before the count said they were there. */
+template <typename T>
+__device__ T grid_sum_shuffle(const volatile T *partials, T *warp_sums)
+{
+    T sum = 0;
+    /* TODO: for k from threadIdx.x below gridDim.x, step blockDim.x, add
+     * partials[k]. */
+    return block_sum_shuffle(sum, warp_sums);
+}
+
+/* 5. The fast one: 16-byte loads, a grid that fills the GPU once and strides, warp
+ * shuffles for the block's sum, and the last block done for the grid's: one launch, about
+ * a thousand sums to finish instead of n / 256, the same bits on every run. */
+__global__ void dot_shuffle_vec4(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                                 float *partials, unsigned *done, float *out, unsigned n)
+{
+    __shared__ float warp_sums[WARP];
+    /* TODO: sum = block_sum_shuffle(thread_dot_vec4<float>(a, b, n), warp_sums);
+     * if publish_and_count(&partials[blockIdx.x], sum, done), thread 0 writes
+     * grid_sum_shuffle(partials, warp_sums) to *out. */
+}
+
+/* 6. Variant 5 adding in double: each product exact, each addition rounded to 53 bits
+ * instead of 24, and the result rounded to float once. The cost: twice the registers and
+ * shuffles for the sums, double-precision adds (on the H100 half the rate of float's, on
+ * a gaming GPU 1/64), and no extra byte of memory traffic. */
+__global__ void dot_double_acc(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                               double *partials, unsigned *done, float *out, unsigned n)
+{
+    __shared__ double warp_sums[WARP];
+    /* TODO: dot_shuffle_vec4 with double for float: thread_dot_vec4<double>,
+     * publish_and_count<double>, grid_sum_shuffle<double>, and *out = (float)sum. */
+}
