@@ -60,7 +60,7 @@ FAULTS = {
 }
 
 
-SOLUTIONS = {"hello.cu": "lab00-hello", "mandelbrot.cu": "lab02-mandelbrot",
+SOLUTIONS = {"hello.cu": "lab00-hello", "mandelbrot.cu": "lab02-mandelbrot", "dot.cu": "lab04-dot",
              "vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction",
              "transpose.cu": "lab07-transpose"}
 
@@ -108,6 +108,24 @@ WRONG = {
     "grid_rows": ("vector_add.cu", [
         ("        grid2.y = (unsigned)div_up(div_up(n, ROW), block.y);",
          "        grid2.y = (unsigned)div_up(n, ROW);")], [r"lab01 hidden/grid_2d_many_rows"], None),
+    # lab04: the seed's "optimised" tree: the barrier inside the branch, which the threads at or
+    # above s never reach (the strict mode's error names the line)
+    "dot_barrier_in_branch": ("dot.cu", [
+        ("        if (threadIdx.x < s)\n            cache[threadIdx.x] += cache[threadIdx.x + s];\n"
+         "        __syncthreads();\n",
+         "        if (threadIdx.x < s) {\n            cache[threadIdx.x] += cache[threadIdx.x + s];\n"
+         "            __syncthreads();\n        }\n")],
+        [named("04", "host_finish"), named("04", "two_kernels"), named("04", "atomic_add"),
+         named("04", "last_block")],
+        "            cache[threadIdx.x] += cache[threadIdx.x + s];\n            __syncthreads();"),
+    # lab04: the blocks' sums added with a plain +=: a lost update, right in the plain build
+    "dot_race_on_total": ("dot.cu", [("        atomicAdd(out, sum);", "        *out += sum;")],
+        [named("04", "atomic_add")], "*out += sum;"),
+    # lab04: the last block adds all the sums but its own last one
+    "dot_lost_block": ("dot.cu", [
+        ("    for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x)",
+         "    for (unsigned k = threadIdx.x; k + 1 < gridDim.x; k += blockDim.x)")],
+        [named("04", "shuffle_vec4"), named("04", "double_acc")], None),
     # lab06: no barrier between the tree's steps
     "missing_barrier": ("reduction.cu", [
         ("            sdata[index] += sdata[index + s];\n        __syncthreads();\n",
@@ -742,9 +760,9 @@ def line_of(path, mark):
 
 class WrongSubmissions(unittest.TestCase):
     """A class of wrong and right submissions (WRONG, RIGHT, and the solutions) graded as
-    one `make grade CLASS=...` of lab00, lab01, lab02, lab06 and lab07, two at a time: every
-    wrong one loses points in the tests named for its variant and only there, with the bug's
-    line where a tool can see it; every right one scores full marks."""
+    one `make grade CLASS=...` of lab00, lab01, lab02, lab04, lab06 and lab07, two at a time:
+    every wrong one loses points in the tests named for its variant and only there, with the
+    bug's line where a tool can see it; every right one scores full marks."""
 
     @classmethod
     def setUpClass(cls):
@@ -753,7 +771,7 @@ class WrongSubmissions(unittest.TestCase):
         cls.out = tempfile.mkdtemp(prefix="test-grader-class-")
         start = time.monotonic()
         p = subprocess.run(["make", "--no-print-directory", "grade",
-                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=00 01 02 06 07",
+                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=00 01 02 04 06 07",
                             "JOBS=2", "GRADE_OUT=" + cls.out, "BACKEND=" + BACKEND],
                            cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=1800)
