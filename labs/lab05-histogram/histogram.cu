@@ -197,89 +197,46 @@ __global__ void histogram_register_runs(const unsigned char *__restrict__ in, un
 }
 
 /* ------------------------------------------------------------- 6. the best
- * Kernels 3-5 still pay a shared atomic per byte (or run), and the lanes of a warp whose
- * bytes fall in one bank wait for each other. Here every lane has 256 counters of its own,
- * 8 bits each, packed four to a word: lane l's counter of byte b is byte b % 4 of word
- * (b / 4) * 32 + l of its warp's counters. No other lane touches that word while counting,
- * so a plain load, add and store does, and all of lane l's words lie in bank l: the 32
- * lanes never conflict, whatever their bytes (all-same ones included). An 8-bit counter
- * holds 255: every FOLD_VECTORS vectors (240 bytes) a lane, the warp folds its counters into
- * its 32-bit sub-histogram and zeroes them. */
+ * On an H100 a shared atomic per byte is the wall: kernel 4 counts uniform bytes at 2.3 TB/s
+ * whatever the layout of its sub-histograms (1 to 8 copies a warp, 256 or 512 threads: 0.45
+ * to 0.49 ms a GiB, measured), and lane counters of their own without atomics (8 or 16 bits)
+ * are slower, 0.67 to 0.89 ms: each byte becomes a dependent load, add and store. What is
+ * left to win: more loads in flight, and fewer atomics where bytes repeat. */
 
-enum { FOLD_VECTORS = 15 }; /* 240 bytes a lane between folds, + 1 of the head: < 256 */
-
-/* Byte b counted in the lane's own counters. */
-__device__ void lane_count(unsigned *counters, unsigned lane, unsigned b)
-{
-    /* TODO: add 1 << (8 * (b % 4)) to counters[b / 4 * WARP + lane]. */
-}
-
-/* The four bytes of w counted in the lane's counters; four equal bytes (runs, all-same
- * input) in one add. */
-__device__ void lane_word(unsigned *counters, unsigned lane, unsigned w)
+/* The four bytes of w counted into hist: one atomic of 4 when they are equal (flat regions,
+ * padding, the all-same input), else one each. */
+__device__ void count_word_equal(unsigned *hist, unsigned w)
 {
     unsigned b = w & 0xffu;
-    /* TODO: when w is b four times (b * 0x01010101u), add 4 << (8 * (b % 4)) to
-     * b's counter; else lane_count each of the four bytes of w. */
+    /* TODO: when w == b * 0x01010101u, atomicAdd 4 to hist[b]; else count_word. */
 }
 
-/* The 16 bytes of q counted in the lane's counters. */
-__device__ void lane_vector(unsigned *counters, unsigned lane, uint4 q)
+/* The 16 bytes of q counted into hist, word by word. */
+__device__ void count_vector_equal(unsigned *hist, uint4 q)
 {
-    lane_word(counters, lane, q.x);
-    lane_word(counters, lane, q.y);
-    lane_word(counters, lane, q.z);
-    lane_word(counters, lane, q.w);
+    count_word_equal(hist, q.x);
+    count_word_equal(hist, q.y);
+    count_word_equal(hist, q.z);
+    count_word_equal(hist, q.w);
 }
 
-/* The warp's lane counters added into its 32-bit sub-histogram hist, and zeroed. Lane l
- * takes rows l and l + 32 (a row: one word of each lane, 4 bins): bins 4 row to 4 row + 3
- * are its alone, so plain adds do. It reads a row's 32 words starting at word l, so that
- * the 32 lanes read 32 banks at once, and adds the four bytes of each in two 16-bit halves
- * (32 counters of at most 255: at most 8160, no carry into the next half). The __syncwarps
- * order the lanes' counting before the fold, and the fold before the counting after it. */
-__device__ void lane_fold(unsigned *counters, unsigned *hist, unsigned lane)
-{
-    __syncwarp();
-    /* TODO: for row = lane, lane + 32 (below HIST_BINS / 4): for k < 32, the word
-     * w = counters[row * 32 + (k + lane) % 32]; even += w & 0x00ff00ff, odd += w >> 8 &
-     * 0x00ff00ff; zero the word. Then hist[4 row] += even & 0xffff, hist[4 row + 1] += odd &
-     * 0xffff, hist[4 row + 2] += even >> 16, hist[4 row + 3] += odd >> 16. */
-    __syncwarp();
-}
-
-/* Byte in[first + g] counted by the thread of global index g, where last - first < 16:
- * the head or the tail, at most a byte a thread (a grid has 256 threads or more). */
-__device__ void lane_byte(unsigned *counters, unsigned lane, const unsigned char *in, size_t first,
-                          size_t last)
-{
-    if (first + grid_start() < last)
-        lane_count(counters, lane, in[first + grid_start()]);
-}
-
-/* 6. Lane counters: kernel 4's loads, each byte counted with no atomic and no bank
- * conflict, whatever the input; three vectors in flight before the first is counted. Costs:
- * 9 KiB of shared memory a warp (fewer blocks fit an SM), a fold of 64 words a lane every
- * 240 bytes, and a load and a store per byte where an atomic was one instruction. The
- * shared memory: the warps' 32-bit sub-histograms, then their lane counters. */
+/* 6. The best: kernel 4 with two vectors in flight before the first is counted, and a word
+ * of four equal bytes counted with one atomic. Costs: a comparison per word, and registers
+ * for the second vector. */
 __global__ void histogram_best(const unsigned char *__restrict__ in, unsigned *out, unsigned n)
 {
     extern __shared__ unsigned warp_hists[];
-    unsigned copies = blockDim.x / WARP, lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
-    unsigned *hist = warp_hists + warp * HIST_BINS,
-             *counters = warp_hists + copies * HIST_BINS + warp * HIST_LANE_WORDS;
+    unsigned copies = blockDim.x / WARP, *mine = warp_hists + threadIdx.x / WARP * HIST_BINS;
     unsigned head = head_bytes(in, n), vectors = (n - head) / 16;
     const uint4 *body = (const uint4 *)(in + head);
-    size_t stride = grid_stride(), warp_start = grid_start() - lane;
-    block_zero(warp_hists, copies * (HIST_BINS + HIST_LANE_WORDS));
+    size_t v = grid_start(), stride = grid_stride();
+    block_zero(warp_hists, copies * HIST_BINS);
     __syncthreads();
-    lane_byte(counters, lane, in, 0, head);
-    /* TODO: for base = warp_start (the same for the whole warp, so that every lane
-     * reaches each fold), step FOLD_VECTORS * stride, below vectors: the lane's vectors
-     * v = base + lane + k stride for k < FOLD_VECTORS, three at a time (load the three that
-     * are below vectors, then lane_vector them), then lane_fold. */
-    lane_byte(counters, lane, in, head + (size_t)vectors * 16, n);
-    lane_fold(counters, hist, lane);
+    count_bytes(mine, in, 0, head);
+    /* TODO: while v + stride < vectors, load body[v] and body[v + stride] before
+     * counting either (count_vector_equal), v += 2 stride; then the vector left, if
+     * v < vectors. */
+    count_bytes(mine, in, head + (size_t)vectors * 16, n);
     __syncthreads();
     block_merge(warp_hists, copies, out);
 }

@@ -13,37 +13,35 @@
 extern "C" {
 #endif
 
-/* Bins; the block size of every variant; the words of a warp's lane counters (best: 256
- * counters of 8 bits for each of 32 lanes). */
-enum { HIST_BINS = 256, HIST_THREADS = 256, HIST_LANE_WORDS = HIST_BINS / 4 * 32 };
+/* Bins; the block size of every variant. */
+enum { HIST_BINS = 256, HIST_THREADS = 256 };
 
 /* The variants, in the handout's order: each one idea against the contention of many
  * threads counting into few bins. A row: the enum constant, the name (tests, --variant,
  * bench rows, points), its launch facts, what it teaches. The facts:
  *   grid   1: a grid that fills the GPU once and strides over any n; 0: a thread per byte
  *   warps  1: a 32-bit sub-histogram per warp in dynamic shared memory (HIST_BINS counts a
- *          warp); 0: none, or one static sub-histogram per block
- *   lanes  1: also 8-bit counters of its own for every lane (HIST_LANE_WORDS words a warp) */
+ *          warp); 0: none, or one static sub-histogram per block */
 // clang-format off
-#define HIST_TABLE(X)                                        /* grid warps lanes */ \
-    X(HIST_GLOBAL_ATOMIC, "global_atomic",                     (  0,  0,  0), \
+#define HIST_TABLE(X)                                        /* grid warps */ \
+    X(HIST_GLOBAL_ATOMIC, "global_atomic",                     (  0,  0), \
       "atomicAdd on the global bin per byte: every thread contends for 256 words") \
-    X(HIST_SHARED_PRIVATIZED, "shared_privatized",             (  1,  0,  0), \
+    X(HIST_SHARED_PRIVATIZED, "shared_privatized",             (  1,  0), \
       "a sub-histogram per block in shared memory, merged with global atomics") \
-    X(HIST_PER_WARP, "per_warp",                               (  1,  1,  0), \
+    X(HIST_PER_WARP, "per_warp",                               (  1,  1), \
       "a sub-histogram per warp: contention only among a warp's 32 lanes") \
-    X(HIST_WIDE_LOADS, "wide_loads",                           (  1,  1,  0), \
+    X(HIST_WIDE_LOADS, "wide_loads",                           (  1,  1), \
       "16 bytes per load, any alignment: a sixteenth of the load instructions") \
-    X(HIST_REGISTER_RUNS, "register_runs",                     (  1,  1,  0), \
+    X(HIST_REGISTER_RUNS, "register_runs",                     (  1,  1), \
       "runs of equal bytes counted in registers: one atomic per run") \
-    X(HIST_BEST, "best",                                       (  1,  1,  1), \
-      "8-bit counters of each lane's own, four to a word: no atomic, no bank conflict")
+    X(HIST_BEST, "best",                                       (  1,  1), \
+      "wide loads, two vectors in flight, four equal bytes in one atomic")
 // clang-format on
 
 enum hist_variant { HIST_TABLE(LAB_ENUM) HIST_VARIANTS };
 static const struct lab_variant hist_variants[] = {HIST_TABLE(LAB_VARIANT)};
 struct hist_facts {
-    unsigned grid_stride, per_warp, lane_counters;
+    unsigned grid_stride, per_warp;
 };
 static const struct hist_facts hist_facts[] = {HIST_TABLE(LAB_FACTS)};
 

@@ -8,13 +8,10 @@ static size_t div_up(size_t x, size_t y)
     return (x + y - 1) / y;
 }
 
-/* The dynamic shared memory of variant v: a sub-histogram per warp, and the lane counters of
- * each warp, or none. */
+/* The dynamic shared memory of variant v: a sub-histogram per warp, or none. */
 static size_t shared_bytes(enum hist_variant v)
 {
-    size_t warp_words =
-        hist_facts[v].per_warp * HIST_BINS + hist_facts[v].lane_counters * HIST_LANE_WORDS;
-    return HIST_THREADS / 32 * warp_words * sizeof(unsigned);
+    return HIST_THREADS / 32 * hist_facts[v].per_warp * HIST_BINS * sizeof(unsigned);
 }
 
 /* Blocks that fill every SM at the kernel's occupancy, and no more than n bytes need. The
@@ -26,10 +23,6 @@ static int device_grid(enum hist_variant v, size_t n, unsigned *blocks)
         (const void *)histogram_per_warp,      (const void *)histogram_wide_loads,
         (const void *)histogram_register_runs, (const void *)histogram_best};
     int dev, sms, per_sm;
-    /* the lane counters' 72 KiB a block are above the 48 KiB it gets without asking */
-    if (hist_facts[v].lane_counters)
-        CUDA_TRY(cudaFuncSetAttribute(kernels[v], cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)shared_bytes(v)));
     CUDA_TRY(cudaGetDevice(&dev));
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels[v], HIST_THREADS,

@@ -56,38 +56,29 @@ static void check(enum hist_variant v, enum hist_data d, size_t n, size_t shift)
 
 /* The grid that launch.cu gives the grid-stride variants at these sizes: every SM full, as
  * many blocks of HIST_THREADS as its threads allow (2048 on an H100 and on the CPU
- * backend), or for the lane counters (72 KiB a block, and 1 KiB the GPU keeps per block) as
- * its shared memory allows. An estimate: registers may allow fewer. */
-static size_t device_blocks(enum hist_variant v)
+ * backend). An estimate: registers may allow fewer. */
+static size_t device_blocks(void)
 {
     struct gpu_info info;
-    size_t per_sm, block_smem = HIST_THREADS / 32 * (HIST_BINS + HIST_LANE_WORDS) * 4 + 1024;
     if (gpu_query(&info) != LAB_OK)
         fail_msg("no device to size the grid from");
-    per_sm = (size_t)info.max_threads_per_sm / HIST_THREADS;
-    if (hist_facts[v].lane_counters && info.smem_per_sm / block_smem < per_sm)
-        per_sm = info.smem_per_sm / block_smem ? info.smem_per_sm / block_smem : 1;
-    return (size_t)info.sms * per_sm;
+    return (size_t)info.sms * (info.max_threads_per_sm / HIST_THREADS);
 }
 
-/* The solution's vectors a lane counts between two folds of its lane counters. */
-enum { FOLD_VECTORS = 15 };
-
 /* n = k m - 1, k m and k m + 1 for k = 1, 2 and every m that a loop turns on: a vector, a
- * warp, a block, a block's vectors, one trip of the grid over bytes, over vectors, over
- * register_runs' pairs of vectors and over best's vectors between folds; on uniform and on
- * same bytes. Under the race checker, the sizes up to its 2^15 only. */
+ * warp, a block, a block's vectors, one trip of the grid over bytes, over vectors and over
+ * the pairs of vectors of register_runs and best; on uniform and on same bytes. Under the
+ * race checker, the sizes up to its 2^15 only. */
 static void block_edges(int v)
 {
-    size_t grid = device_blocks((enum hist_variant)v);
+    size_t grid = device_blocks();
     const size_t units[] = {16,
                             32,
                             HIST_THREADS,
                             16 * HIST_THREADS,
                             grid * HIST_THREADS,
                             16 * grid * HIST_THREADS,
-                            32 * grid * HIST_THREADS,
-                            16 * FOLD_VECTORS * grid * HIST_THREADS};
+                            32 * grid * HIST_THREADS};
     for (size_t u = 0; u < COUNT(units); u++)
         for (size_t k = 1; k <= 2; k++)
             for (size_t n = k * units[u] - 1; n <= k * units[u] + 1; n++)
