@@ -35,7 +35,7 @@ enum { HIST_BINS = 256, HIST_THREADS = 256 };
     X(HIST_REGISTER_RUNS, "register_runs",                     (  1,  1), \
       "runs of equal bytes counted in registers: one atomic per run") \
     X(HIST_BEST, "best",                                       (  1,  1), \
-      "wide loads, two vectors in flight, four equal bytes in one atomic")
+      "wide loads with two vectors in flight before the first is counted")
 // clang-format on
 
 enum hist_variant { HIST_TABLE(LAB_ENUM) HIST_VARIANTS };

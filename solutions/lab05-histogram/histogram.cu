@@ -267,34 +267,22 @@ __global__ void histogram_register_runs(const unsigned char *__restrict__ in, un
  * On an H100 a shared atomic per byte is the wall: kernel 4 counts uniform bytes at 2.3 TB/s
  * whatever the layout of its sub-histograms (1 to 8 copies a warp, 256 or 512 threads: 0.45
  * to 0.49 ms a GiB, measured), and lane counters of their own without atomics (8 or 16 bits)
- * are slower, 0.67 to 0.89 ms: each byte becomes a dependent load, add and store. What is
- * left to win: more loads in flight, and fewer atomics where bytes repeat. */
+ * are slower, 0.67 to 0.89 ms: each byte becomes a dependent load, add and store. Counting
+ * a word of four equal bytes with one atomic of 4 was slower still on one repeated byte
+ * (1.07 ms against 0.35): an atomic of 1 on one address is counted for the whole warp at
+ * once, an atomic of 4 is not. What is left to win: more loads in flight. */
 
-/* The four bytes of w counted into hist: one atomic of 4 when they are equal (flat regions,
- * padding, the all-same input), else one each. */
-__device__ void count_word_equal(unsigned *hist, unsigned w)
+/* The 16 bytes of q counted into hist, an atomic each. */
+__device__ void count_vector(unsigned *hist, uint4 q)
 {
-    unsigned b = w & 0xffu;
-    /* SOLUTION BEGIN: when w == b * 0x01010101u, atomicAdd 4 to hist[b]; else count_word. */
-    if (w == b * 0x01010101u)
-        atomicAdd(&hist[b], 4u);
-    else
-        count_word(hist, w);
-    /* SOLUTION END */
+    count_word(hist, q.x);
+    count_word(hist, q.y);
+    count_word(hist, q.z);
+    count_word(hist, q.w);
 }
 
-/* The 16 bytes of q counted into hist, word by word. */
-__device__ void count_vector_equal(unsigned *hist, uint4 q)
-{
-    count_word_equal(hist, q.x);
-    count_word_equal(hist, q.y);
-    count_word_equal(hist, q.z);
-    count_word_equal(hist, q.w);
-}
-
-/* 6. The best: kernel 4 with two vectors in flight before the first is counted, and a word
- * of four equal bytes counted with one atomic. Costs: a comparison per word, and registers
- * for the second vector. */
+/* 6. The best: kernel 4 with two vectors loaded before the first is counted, so that each
+ * thread has 32 bytes in flight. Costs: registers for the second vector. */
 __global__ void histogram_best(const unsigned char *__restrict__ in, unsigned *out, unsigned n)
 {
     extern __shared__ unsigned warp_hists[];
@@ -306,15 +294,14 @@ __global__ void histogram_best(const unsigned char *__restrict__ in, unsigned *o
     __syncthreads();
     count_bytes(mine, in, 0, head);
     /* SOLUTION BEGIN: while v + stride < vectors, load body[v] and body[v + stride] before
-     * counting either (count_vector_equal), v += 2 stride; then the vector left, if
-     * v < vectors. */
+     * counting either (count_vector), v += 2 stride; then the vector left, if v < vectors. */
     for (; v + stride < vectors; v += 2 * stride) {
         uint4 a = body[v], b = body[v + stride];
-        count_vector_equal(mine, a);
-        count_vector_equal(mine, b);
+        count_vector(mine, a);
+        count_vector(mine, b);
     }
     if (v < vectors)
-        count_vector_equal(mine, body[v]);
+        count_vector(mine, body[v]);
     /* SOLUTION END */
     count_bytes(mine, in, head + (size_t)vectors * 16, n);
     __syncthreads();
