@@ -55,11 +55,25 @@ static int shared_memory(const void *kernel, size_t bytes)
     return LAB_OK;
 }
 
+/* tile_rows_vec4's blocks: as many as fit on the GPU at once with smem bytes each, and no
+ * more than the rows; each block then strides over the rows. */
+static int row_blocks(unsigned height, size_t smem, unsigned *blocks)
+{
+    int dev, sms, per_sm;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tile_rows_vec4, ROW_THREADS, smem));
+    *blocks = (unsigned)least((size_t)sms * (per_sm > 0 ? per_sm : 1), height);
+    return LAB_OK;
+}
+
 static int launch_tile(enum repeater_variant v, float *t, unsigned w, unsigned h, const float *r,
                        unsigned rw, unsigned rh)
 {
     dim3 block(TILE_THREADS_X, TILE_THREADS_Y);
     size_t smem = 0;
+    unsigned blocks;
     int status;
     if (v == TILE_SHARED_MISTAKE)
         smem = (size_t)rw * rh * sizeof(float);
@@ -80,7 +94,9 @@ static int launch_tile(enum repeater_variant v, float *t, unsigned w, unsigned h
         tile_grid_over_repeater<<<grid_2d(least(rw, w), least(rh, h)), block>>>(t, w, h, r, rw, rh);
         break;
     case TILE_ROWS_VEC4:
-        tile_rows_vec4<<<h, ROW_THREADS, smem>>>(t, w, h, r, rw, rh);
+        if ((status = row_blocks(h, smem, &blocks)) != LAB_OK)
+            return status;
+        tile_rows_vec4<<<blocks, ROW_THREADS, smem>>>(t, w, h, r, rw, rh);
         break;
     default:
         return LAB_EINVAL;

@@ -352,7 +352,7 @@ int main(int argc, char **argv)
         .launch = launch,
         .check = check,
         .bytes = bytes,
-        .sweep_name = "repeater",
+        .sweep_name = "repeater_side",
         .sweep_values = sweep_sides,
         .nsweep = sizeof sweep_sides / sizeof sweep_sides[0],
         .sweep_set = set_side,
