@@ -58,6 +58,7 @@ static const struct shape lattices[] = {
     {64, 48, 1, 1, 1, 0, 0, 1, "R = 1"},
     {300, 20, 1100, 2, 500, 1, 0, 2, "rw = 1100 > 1024"},
     {333, 211, 45, 45, -27, -4, 4, -27, "both vectors pointing down-left"},
+    {400, 30, 12, 12, 10, 0, 3, 40, "periods 10 and 400: one period's rows are the target's"},
 };
 
 /* Integer grey levels, about a third of them 0 (no value: left out of the mean). */
@@ -294,7 +295,7 @@ static void args_rejected(void)
             REFUSED(repeat_lattice(e, big, 8, 8, rep, 4, 4, 600, 0, 0, 3, scratch));
             REFUSED(repeat_tile(e, big, 8, 8, rep, 4, 4)); /* a case-2 variant */
             assert_status(repeat_lattice(e, big, 0, 8, rep, 4, 4, 3, 0, 0, 3, none), LAB_OK);
-            if (v == LATTICE_SCATTER_ATOMIC)
+            if (v != LATTICE_GATHER) /* the scatter's counts, the period's floats */
                 REFUSED(repeat_lattice(e, big, 8, 8, rep, 4, 4, 3, 0, 0, 3, none));
             continue;
         }

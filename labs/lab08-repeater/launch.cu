@@ -119,9 +119,46 @@ extern "C" int repeat_tile(enum repeater_variant v, struct gpu_buf target, size_
 
 extern "C" size_t repeat_scratch_bytes(enum repeater_variant v, size_t width, size_t height)
 {
-    if (v != LATTICE_SCATTER_ATOMIC || width > REPEATER_MAX_SIDE || height > REPEATER_MAX_SIDE)
+    if ((v != LATTICE_SCATTER_ATOMIC && v != LATTICE_PERIODIC) || width > REPEATER_MAX_SIDE ||
+        height > REPEATER_MAX_SIDE)
         return 0;
-    return width * height * sizeof(unsigned);
+    return width * height * sizeof(float); /* a count, or a float, per point */
+}
+
+static int gather(float *t, unsigned w, unsigned h, const float *r, const struct lattice *l)
+{
+    lattice_gather<<<grid_2d(w, h), dim3(TILE_THREADS_X, TILE_THREADS_Y)>>>(t, w, h, r, *l);
+    CUDA_TRY_LAUNCH();
+    return LAB_OK;
+}
+
+/* The largest row that tile_rows_vec4 can stage in shared memory. */
+static int row_fits(size_t rw, int *fits)
+{
+    int dev, most;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    *fits = (rw + 3) * sizeof(float) <= (size_t)most;
+    return LAB_OK;
+}
+
+/* The target repeats every px columns and py rows (repeater.h): the gather fills one period,
+ * its top-left min(px, W) x min(py, H) corner, in the scratch, and case 1's fastest kernel
+ * tiles it over the target; the same sums in the same order, so the same bits. A period
+ * that covers most of the target, or whose rows do not fit in shared memory, is gathered
+ * in place. */
+static int periodic(float *t, float *tile, unsigned w, unsigned h, const float *r,
+                    const struct lattice *l)
+{
+    unsigned tw = (unsigned)least((size_t)l->px, w), th = (unsigned)least((size_t)l->py, h);
+    int fits, status;
+    if ((status = row_fits(tw, &fits)) != LAB_OK)
+        return status;
+    if (!fits || (size_t)tw * th > (size_t)w * h / 2)
+        return gather(t, w, h, r, l);
+    if ((status = gather(tile, tw, th, r, l)) != LAB_OK)
+        return status;
+    return launch_tile(TILE_ROWS_VEC4, t, w, h, tile, tw, th);
 }
 
 /* 2.4: sum (the target) and count zeroed, a block per copy of the plan's box, then the
@@ -156,17 +193,15 @@ extern "C" int repeat_lattice(enum repeater_variant v, struct gpu_buf target, si
         !shape_ok(target, width, height, repeater, rw, rh) ||
         lattice_plan(&l, ux, uy, vx, vy, rw, rh) != LAB_OK)
         return LAB_EINVAL;
-    if (v == LATTICE_SCATTER_ATOMIC && n && !holds(scratch, n))
+    if (v != LATTICE_GATHER && n && !holds(scratch, n))
         return LAB_EINVAL;
     if (n == 0)
         return LAB_OK;
-    if (v == LATTICE_GATHER) {
-        dim3 block(TILE_THREADS_X, TILE_THREADS_Y);
-        lattice_gather<<<grid_2d(width, height), block>>>(t, (unsigned)width, (unsigned)height,
-                                                          (const float *)repeater.ptr, l);
-        CUDA_TRY_LAUNCH();
-        return LAB_OK;
-    }
+    if (v == LATTICE_GATHER)
+        return gather(t, (unsigned)width, (unsigned)height, (const float *)repeater.ptr, &l);
+    if (v == LATTICE_PERIODIC)
+        return periodic(t, (float *)scratch.ptr, (unsigned)width, (unsigned)height,
+                        (const float *)repeater.ptr, &l);
     CUDA_TRY(cudaMemsetAsync(t, 0, n * sizeof(float)));
     CUDA_TRY(cudaMemsetAsync(scratch.ptr, 0, n * sizeof(unsigned)));
     return scatter(t, (unsigned *)scratch.ptr, (unsigned)width, (unsigned)height,

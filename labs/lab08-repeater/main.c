@@ -92,6 +92,17 @@ static void pattern(float *repeater, size_t rw, size_t rh, uint64_t seed)
         }
 }
 
+/* The most scratch any variant needs. */
+static size_t scratch_for(size_t width, size_t height)
+{
+    size_t most = 1;
+    for (int v = 0; v < REPEATER_VARIANTS; v++) {
+        size_t bytes = repeat_scratch_bytes((enum repeater_variant)v, width, height);
+        most = bytes > most ? bytes : most;
+    }
+    return most;
+}
+
 static void *setup(struct lab_size s, uint64_t seed)
 {
     struct job *j = calloc(1, sizeof *j);
@@ -119,7 +130,7 @@ static void *setup(struct lab_size s, uint64_t seed)
     j->drepeater = gpu_alloc(j->rw * j->rh * sizeof(float));
     gpu_upload(j->drepeater, j->repeater, j->rw * j->rh * sizeof(float));
     j->dtarget = gpu_alloc(bytes);
-    j->dscratch = gpu_alloc(repeat_scratch_bytes(LATTICE_SCATTER_ATOMIC, j->width, j->height));
+    j->dscratch = gpu_alloc(scratch_for(j->width, j->height));
     return j;
 }
 

@@ -30,6 +30,18 @@ static int component_ok(int c)
     return c >= -LATTICE_MAX_COMPONENT && c <= LATTICE_MAX_COMPONENT;
 }
 
+static long gcd(long x, long y)
+{
+    x = x < 0 ? -x : x;
+    y = y < 0 ? -y : y;
+    while (y) {
+        long r = x % y;
+        x = y;
+        y = r;
+    }
+    return x;
+}
+
 int lattice_plan(struct lattice *l, int ux, int uy, int vx, int vy, size_t rw, size_t rh)
 {
     long det = (long)ux * vy - (long)uy * vx, s = det < 0 ? -1 : 1, lo, hi;
@@ -38,21 +50,15 @@ int lattice_plan(struct lattice *l, int ux, int uy, int vx, int vy, size_t rw, s
         det == 0 || rw == 0 || rh == 0 || rw > REPEATER_MAX_SIDE || rh > REPEATER_MAX_SIDE ||
         rw * rh > REPEATER_MAX_CELLS)
         return LAB_EINVAL;
-    *l = (struct lattice){ux,
-                          uy,
-                          vx,
-                          vy,
-                          (int)(s * vy),
-                          (int)(-s * vx),
-                          (int)(-s * uy),
-                          (int)(s * ux),
-                          (int)(s * det),
-                          0,
-                          0,
-                          0,
-                          0,
-                          (int)rw,
-                          (int)rh};
+    *l = (struct lattice){.ux = ux, .uy = uy, .vx = vx, .vy = vy, .rw = (int)rw, .rh = (int)rh};
+    l->ax = (int)(s * vy);
+    l->ay = (int)(-s * vx);
+    l->bx = (int)(-s * uy);
+    l->by = (int)(s * ux);
+    l->det = (int)(s * det);
+    /* vy u - uy v = (det, 0) and ux v - vx u = (0, det), each a multiple of its gcd */
+    l->px = (int)(l->det / gcd(uy, vy));
+    l->py = (int)(l->det / gcd(ux, vx));
     corners(l->ax, l->ay, 0, (long)rw - 1, 0, (long)rh - 1, &lo, &hi);
     l->a_lo = (int)lo;
     l->a_hi = (int)hi;

@@ -41,7 +41,9 @@ extern "C" {
     X(LATTICE_GATHER, "lattice_gather",                      (1,      0), \
       "2.3: a thread per target point adds the copies that cover it, in a fixed order")  \
     X(LATTICE_SCATTER_ATOMIC, "lattice_scatter_atomic",      (1,      0), \
-      "2.4: a block per copy adds its cells with atomics (sum, count), then a division")
+      "2.4: a block per copy adds its cells with atomics (sum, count), then a division")\
+    X(LATTICE_PERIODIC, "lattice_periodic",                  (1,      0), \
+      "the target repeats: one period gathered, then tiled by tile_rows_vec4")
 // clang-format on
 
 enum repeater_variant { REPEATER_TABLE(LAB_ENUM) REPEATER_VARIANTS };
@@ -71,7 +73,8 @@ int repeat_tile(enum repeater_variant v, struct gpu_buf target, size_t width, si
                 struct gpu_buf repeater, size_t rw, size_t rh);
 
 /* Bytes of device scratch that repeat_lattice needs with v for a W x H target: a count per
- * point for the atomic scatter, 0 for the others. */
+ * point for the atomic scatter, room for one period of the target (at most W x H floats)
+ * for lattice_periodic, 0 for the gather. */
 size_t repeat_scratch_bytes(enum repeater_variant v, size_t width, size_t height);
 
 /* Case 2 on device buffers with a case-2 variant v, the lattice u = (ux, uy), v = (vx, vy).
@@ -104,6 +107,8 @@ struct lattice {
     int det;            /* |ux vy - uy vx| > 0 */
     int a_lo, a_hi, b_lo, b_hi;
     int rw, rh;
+    int px, py; /* the target's periods: (px, 0) and (0, py) are the shortest such vectors
+                 * of the lattice, det / gcd(uy, vy) and det / gcd(ux, vx) */
 };
 
 /* The plan for u, v and an rw x rh repeater: LAB_OK, or LAB_EINVAL for the lattices
