@@ -1,13 +1,15 @@
 # A lab's own sweep (series `series` of a bench TSV, the swept value in its tuning column):
 # the time of one run against that value, both axes logarithmic, one line per variant, and
-# the FP32 floor (the run's work at the FP32 ceiling) as a dashed line. Columns are read by
-# their names in the TSV's header (common/bench.h).
+# the floor as a dashed line: the run's work at the FP32 ceiling for a compute-bound lab,
+# its bytes at the theoretical peak for a memory-bound one (whose rows have no work unit).
+# Columns are read by their names in the TSV's header (common/bench.h).
 # usage: gnuplot -e "tsv='...'; out='...'; term='png|svg'; title='...'; series='spheres'"
 #        plots/param.gp
 set datafile separator "\t"
 set datafile columnheaders
 rows = sprintf("< awk -F'\t' 'NR == 1 || $1 == \"%s\"' '%s'", series, tsv)
 variants = system(sprintf("awk -F'\t' '$1 == \"%s\" && !seen[$3]++ { printf \"%%s\\n\", $3 }' '%s'", series, tsv))
+unit = system(sprintf("awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"work_unit\") c = i } $1 == \"%s\" { print $c; exit }' '%s'", series, tsv))
 floor_rows = sprintf("< awk -F'\t' 'NR == 1 || ($1 == \"%s\" && !seen[$5]++)' '%s'", series, tsv)
 colours = "#4477aa #ee6677 #228833 #ccbb44 #66ccee #aa3377 #332288 #117733 #44aa99 #999933 #882255 #bbbbbb"
 if (term eq 'png') { set terminal pngcairo size 1300,700 font ",11" } else { set terminal svg size 1300,700 dynamic font ",11" }
@@ -23,5 +25,6 @@ nv = words(variants)
 plot for [i=1:nv] sprintf("< awk -F'\t' 'NR == 1 || ($1 == \"%s\" && $3 == \"%s\")' '%s'", series, word(variants, i), tsv) \
          using "tuning":"ms_median" with linespoints lw 2 pt 1 + (i - 1) % 7 dt 1 + (i - 1) / 12 \
          lc rgb (word(colours, (i - 1) % 12 + 1)) title word(variants, i), \
-     floor_rows using "tuning":(1e3 * column("work") / column("work_ceiling")) with lines dt 2 lw 2 \
-         lc rgb "#cc3311" title "the work at the FP32 ceiling"
+     floor_rows using "tuning":(unit eq "-" ? column("bytes") / (1e6 * column("peak_gbs")) \
+                                : 1e3 * column("work") / column("work_ceiling")) with lines dt 2 lw 2 \
+         lc rgb "#cc3311" title (unit eq "-" ? "the bytes at the theoretical peak" : "the work at the FP32 ceiling")
