@@ -55,16 +55,20 @@ static int shared_memory(const void *kernel, size_t bytes)
     return LAB_OK;
 }
 
-/* tile_rows_vec4's blocks: as many as fit on the GPU at once with smem bytes each, and no
- * more than the rows; each block then strides over the rows. */
-static int row_blocks(unsigned height, size_t smem, unsigned *blocks)
+/* tile_rows_vec4's blocks: at least as many as fit on the GPU at once with smem bytes each,
+ * rounded up to a multiple of rh, so that the rows a block strides over (blockIdx.x, + the
+ * grid, ...) all come from one row of the repeater, which it stages once; no more than the
+ * rows (then a block has one row). */
+static int row_blocks(unsigned height, unsigned rh, size_t smem, unsigned *blocks)
 {
     int dev, sms, per_sm;
+    size_t fit;
     CUDA_TRY(cudaGetDevice(&dev));
     CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CUDA_TRY(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tile_rows_vec4, ROW_THREADS, smem));
-    *blocks = (unsigned)least((size_t)sms * (per_sm > 0 ? per_sm : 1), height);
+    fit = (size_t)sms * (per_sm > 0 ? per_sm : 1);
+    *blocks = (unsigned)least((fit + rh - 1) / rh * rh, height);
     return LAB_OK;
 }
 
@@ -94,7 +98,7 @@ static int launch_tile(enum repeater_variant v, float *t, unsigned w, unsigned h
         tile_grid_over_repeater<<<grid_2d(least(rw, w), least(rh, h)), block>>>(t, w, h, r, rw, rh);
         break;
     case TILE_ROWS_VEC4:
-        if ((status = row_blocks(h, smem, &blocks)) != LAB_OK)
+        if ((status = row_blocks(h, rh, smem, &blocks)) != LAB_OK)
             return status;
         tile_rows_vec4<<<blocks, ROW_THREADS, smem>>>(t, w, h, r, rw, rh);
         break;

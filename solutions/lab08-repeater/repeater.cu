@@ -77,10 +77,10 @@ __global__ void tile_grid_over_repeater(float *target, unsigned width, unsigned 
 
 /* The repeater's row ry in ext[0 .. rw + 3), wrapped around (ext[i] = row[i % rw]), so that
  * four values from any phase below rw are ext[p .. p + 3] without a test. Every thread of
- * the block calls it: it waits at barriers, first for the last row's readers. */
+ * the block calls it: it waits at a barrier, so that no thread reads ext before all of it
+ * is written. */
 __device__ void load_row(float *ext, const float *repeater, unsigned rw, unsigned ry)
 {
-    __syncthreads();
     for (unsigned i = threadIdx.x; i < rw + 3; i += blockDim.x)
         ext[i] = repeater[(size_t)ry * rw + (i < rw ? i : i % rw)];
     __syncthreads();
@@ -113,18 +113,18 @@ __device__ void write_row(float *row, unsigned width, const float *ext, unsigned
     /* SOLUTION END */
 }
 
-/* Beyond the seed. A block per row (striding by the grid): the repeater's row staged once
- * in shared memory, then the target's row written with 16-byte stores and no modulo in the
- * loop. Teaches wide stores and strength reduction; costs rw + 3 floats of shared memory
- * and two barriers a row. */
+/* Beyond the seed. A block per row, striding by the grid, which the launcher makes a
+ * multiple of rh (or no larger than the rows): every row of a block comes from one row of
+ * the repeater, staged once in shared memory; then each target row is written with 16-byte
+ * stores and no modulo in the loop, and no barrier between rows. Teaches wide stores and
+ * strength reduction; costs rw + 3 floats of shared memory. */
 __global__ void tile_rows_vec4(float *target, unsigned width, unsigned height,
                                const float *repeater, unsigned rw, unsigned rh)
 {
     extern __shared__ float ext[];
-    for (unsigned y = blockIdx.x; y < height; y += gridDim.x) {
-        load_row(ext, repeater, rw, y % rh);
+    load_row(ext, repeater, rw, blockIdx.x % rh);
+    for (unsigned y = blockIdx.x; y < height; y += gridDim.x)
         write_row(target + (size_t)y * width, width, ext, rw);
-    }
 }
 
 /* Floor of x / d for d > 0 (C's / truncates towards 0). */
