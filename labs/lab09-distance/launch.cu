@@ -1,60 +1,106 @@
-/* lab09's host API: the arguments checked, then the kernels of distance.cu launched. */
+/* lab09's host API: the arguments checked against distance.h's limits, out filled with D^2
+ * for the scatter variants, then the kernels of distance.cu launched. */
 #include "check.h"
 #include "distance.h"
 
-static const unsigned THREADS = 256;
+/* The fill's grid: enough blocks to fill an H100 (132 SMs x 8 blocks of 256) and no more
+ * than the pixels need; each thread strides over the rest. */
+static const unsigned FILL_BLOCKS = 1056;
 
-static size_t div_up(size_t x, size_t y)
+static unsigned div_up(unsigned x, unsigned y)
 {
     return (x + y - 1) / y;
 }
 
-/* Blocks that fill every SM at full occupancy, and no more than n needs. */
-static int device_grid(size_t n, unsigned *blocks)
+/* out[i] = value for i < n: the scatter variants' start, D^2 everywhere (cudaMemset sets
+ * bytes, and D^2 is not a byte repeated). */
+__global__ void fill_u32(unsigned *out, size_t n, unsigned value)
 {
-    int dev, sms, per_sm;
-    CUDA_TRY(cudaGetDevice(&dev));
-    CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_TRY(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, distance_grid_stride, THREADS, 0));
-    *blocks = (unsigned)sms * (unsigned)per_sm;
-    if (*blocks > div_up(n, THREADS))
-        *blocks = (unsigned)div_up(n, THREADS);
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = value;
+}
+
+extern "C" size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height)
+{
+    if ((unsigned)v >= DISTANCE_VARIANTS || v < DISTANCE_EXACT_SEPARABLE)
+        return 0;
+    /* g, then the stacks' s and t: three uint16 per pixel */
+    return 3 * sizeof(unsigned short) * (size_t)width * height;
+}
+
+static int fits(struct gpu_buf buf, size_t bytes)
+{
+    return buf.ptr && bytes <= buf.bytes;
+}
+
+extern "C" int distance_set_profile(const float *table)
+{
+    if (!table)
+        return LAB_EINVAL;
+    CUDA_TRY(distance_profile_to_constant(table));
     return LAB_OK;
 }
 
-static int fits(struct gpu_buf buf, size_t n)
+static int launch(enum distance_variant v, const unsigned char *mask, unsigned w, unsigned h,
+                  int dmax, unsigned short *scratch, void *out)
 {
-    return buf.ptr && n <= buf.bytes / sizeof(float);
-}
-
-extern "C" int distance(enum distance_variant v, struct gpu_buf in, struct gpu_buf out, size_t n)
-{
-    const float *x = (const float *)in.ptr;
-    float *y = (float *)out.ptr;
-    unsigned blocks;
-    if ((unsigned)v >= DISTANCE_VARIANTS)
-        return LAB_EINVAL;
-    if (n == 0)
-        return LAB_OK;
-    if (!fits(in, n) || !fits(out, n) || div_up(n, THREADS) > 0x7fffffffu)
-        return LAB_EINVAL;
-    if (distance_facts[v].grid_stride) {
-        if (device_grid(n, &blocks) != LAB_OK)
-            return LAB_ECUDA;
-    } else {
-        blocks = (unsigned)div_up(n, THREADS);
+    dim3 block(DISTANCE_BX, DISTANCE_BY), grid(div_up(w, DISTANCE_BX), div_up(h, DISTANCE_BY));
+    unsigned *a = (unsigned *)out, lines = DISTANCE_LINE_THREADS;
+    unsigned short *stack = scratch + (size_t)w * h;
+    if (distance_facts[v].scatter) {
+        size_t n = (size_t)w * h;
+        unsigned blocks = n < FILL_BLOCKS * 256 ? (unsigned)(n + 255) / 256 : FILL_BLOCKS;
+        fill_u32<<<blocks, 256>>>(a, n, (unsigned)dmax * (unsigned)dmax);
+        CUDA_TRY_LAUNCH();
     }
     switch (v) {
-    case DISTANCE_THREAD_PER_ELEMENT:
-        distance_thread_per_element<<<blocks, THREADS>>>(x, y, n);
+    case DISTANCE_SCATTER_ATOMIC_MIN:
+        scatter_atomic_min<<<grid, block>>>(mask, w, h, dmax, a);
         break;
-    case DISTANCE_GRID_STRIDE:
-        distance_grid_stride<<<blocks, THREADS>>>(x, y, n);
+    case DISTANCE_SCATTER_BLOCK_SPREAD:
+        scatter_block_spread<<<dim3(w, h), block>>>(mask, w, h, dmax, a);
+        break;
+    case DISTANCE_SCATTER_DISTANCE_CHECK:
+        scatter_distance_check<<<grid, block>>>(mask, w, h, dmax, a);
+        break;
+    case DISTANCE_SCATTER_NEIGHBOUR_CHECK:
+        scatter_neighbour_check<<<grid, block>>>(mask, w, h, dmax, a);
+        break;
+    case DISTANCE_SCATTER_SHRUNK_WINDOW:
+        scatter_shrunk_window<<<grid, block>>>(mask, w, h, dmax, a);
+        break;
+    case DISTANCE_GATHER_RINGS:
+        gather_rings<<<grid, block>>>(mask, w, h, dmax, a);
+        break;
+    case DISTANCE_EXACT_SEPARABLE:
+    case DISTANCE_EXACT_PROFILE:
+        exact_rows<<<div_up(h, lines), lines>>>(mask, w, h, dmax, scratch);
+        CUDA_TRY_LAUNCH();
+        if (v == DISTANCE_EXACT_PROFILE)
+            exact_columns_profile<<<div_up(w, lines), lines>>>(scratch, w, h, dmax, stack,
+                                                               (float *)out);
+        else
+            exact_columns<<<div_up(w, lines), lines>>>(scratch, w, h, dmax, stack, a);
         break;
     default:
         return LAB_EINVAL;
     }
     CUDA_TRY_LAUNCH();
     return LAB_OK;
+}
+
+extern "C" int distance(enum distance_variant v, struct gpu_buf mask, unsigned width,
+                        unsigned height, unsigned dmax, struct gpu_buf scratch, struct gpu_buf out)
+{
+    size_t pixels = (size_t)width * height, need;
+    if ((unsigned)v >= DISTANCE_VARIANTS || width == 0 || height == 0 ||
+        width > DISTANCE_MAX_SIDE || height > DISTANCE_MAX_SIDE || dmax == 0 ||
+        dmax > DISTANCE_MAX_D)
+        return LAB_EINVAL;
+    need = distance_scratch_bytes(v, width, height);
+    if (!fits(mask, pixels) || !fits(out, 4 * pixels) || (need && !fits(scratch, need)))
+        return LAB_EINVAL;
+    return launch(v, (const unsigned char *)mask.ptr, width, height, (int)dmax,
+                  (unsigned short *)scratch.ptr, out.ptr);
 }
