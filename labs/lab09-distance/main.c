@@ -49,6 +49,8 @@ struct job {
     uint32_t *want, *got; /* a, or for exact_profile z as 4-byte words */
     float *zwant, table[DISTANCE_LUT];
     uint16_t *got16;
+    int npp_ok; /* NPP's row can run: a white pixel (without one its output is undefined) and
+                 * sides of 64 or more (its minimum on the H100, CUDA 13) */
     struct gpu_buf dmask, out, scratch, out16, npp_scratch;
 };
 
@@ -67,6 +69,8 @@ static void teardown(void *p)
     free(j->got16);
     free(j);
 }
+
+static int npp_said; /* the line saying why there is no NPP row, printed once */
 
 static void *setup(struct lab_size s, uint64_t seed)
 {
@@ -102,11 +106,16 @@ static void *setup(struct lab_size s, uint64_t seed)
     gpu_upload(j->dmask, j->mask, j->n);
     j->out = gpu_alloc(4 * j->n);
     j->scratch = gpu_alloc(scratch);
-    if (have_npp()) {
+    j->npp_ok = have_npp() && memchr(j->mask, 255, j->n) && j->w >= 64 && j->h >= 64;
+    if (j->npp_ok) {
 #ifdef BACKEND_CUDA
         j->out16 = gpu_alloc(2 * j->n);
         j->npp_scratch = gpu_alloc(distance_npp_scratch_bytes(j->w, j->h));
 #endif
+    } else if (have_npp() && !npp_said) {
+        npp_said = 1;
+        printf("lab09: no npp_pba row for this mask: NPP's transform needs a white pixel and "
+               "sides of 64 or more\n");
     }
     return j;
 }
@@ -119,6 +128,8 @@ static int launch(void *p, int row)
         return LAB_OK;
     }
 #ifdef BACKEND_CUDA
+    if (row == NPP && !j->npp_ok)
+        return LAB_EINVAL;
     if (row == NPP)
         return distance_npp(j->dmask, j->w, j->h, j->npp_scratch, j->out16);
 #endif
