@@ -4,9 +4,15 @@
 #include "remote.h"
 
 #ifdef REMOTE_JUDGE
-size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height)
+size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height,
+                              unsigned dmax)
 {
-    return (size_t)remote_call("distance_scratch_bytes", "iuu", v, width, height);
+    return (size_t)remote_call("distance_scratch_bytes", "iuuu", v, width, height, dmax);
+}
+
+unsigned distance_band(unsigned dmax)
+{
+    return (unsigned)remote_call("distance_band", "u", dmax);
 }
 
 int distance(enum distance_variant v, struct gpu_buf mask, unsigned width, unsigned height,
@@ -37,7 +43,12 @@ int distance_npp(struct gpu_buf mask, unsigned width, unsigned height, struct gp
 static long long call_distance_scratch_bytes(struct remote_arg *a)
 {
     return (long long)distance_scratch_bytes((enum distance_variant)a[0].i, (unsigned)a[1].i,
-                                             (unsigned)a[2].i);
+                                             (unsigned)a[2].i, (unsigned)a[3].i);
+}
+
+static long long call_distance_band(struct remote_arg *a)
+{
+    return distance_band((unsigned)a[0].i);
 }
 
 static long long call_distance(struct remote_arg *a)
@@ -67,7 +78,8 @@ static long long call_distance_npp(struct remote_arg *a)
 #endif
 
 const struct remote_op remote_lab_ops[] = {
-    {"distance_scratch_bytes", "iuu", call_distance_scratch_bytes},
+    {"distance_scratch_bytes", "iuuu", call_distance_scratch_bytes},
+    {"distance_band", "u", call_distance_band},
     {"distance", "ibuuubb", call_distance},
     {"distance_set_profile", "r", call_distance_set_profile},
 #ifdef BACKEND_CUDA

@@ -2,7 +2,7 @@
  * is exact: bit for bit against the CPU reference (distance_cpu, itself checked against the
  * definition, distance_brute). Every mask of the lab, single white pixels at the centre and
  * in the corners, sizes 1 x 1, 1 x N, N x 1, 33 x 17 and 70 x 45 (no multiple of the 32 x 8
- * block), D from 1 to larger than the image; outputs poisoned before each run; every thread
+ * block), lines longer than the separable passes' bands, D from 1 to larger than the image; outputs poisoned before each run; every thread
  * order of the CPU backend, under CUDA_CPU_STRICT=1. Bad arguments: LAB_EINVAL, and the
  * output untouched. */
 #include <setjmp.h>
@@ -51,7 +51,7 @@ static void expected(enum distance_variant v, const unsigned char *mask, unsigne
 static void check_mask(enum distance_variant v, const unsigned char *mask, unsigned w, unsigned h,
                        unsigned dmax, const float *table, const char *what)
 {
-    size_t n = (size_t)w * h, scratch_bytes = distance_scratch_bytes(v, w, h);
+    size_t n = (size_t)w * h, scratch_bytes = distance_scratch_bytes(v, w, h, dmax);
     uint32_t *want = malloc(4 * n), *got = malloc(4 * n);
     struct gpu_buf dmask = gpu_alloc(n), out = gpu_alloc(4 * n),
                    scratch = gpu_alloc(scratch_bytes ? scratch_bytes : 1);
@@ -115,6 +115,26 @@ static void single_pixel(int v)
             snprintf(what, sizeof what, "one white pixel at (%u, %u)", where[p][0], where[p][1]);
             check_mask(v, mask, 33, 17, ds[d], table, what);
         }
+}
+
+/* Lines longer than the separable passes' band (distance_band: 256 pixels, or 2 (D - 1)),
+ * so that their threads split rows and columns and overlap by D - 1: 700 x 9 and 9 x 700,
+ * the sparse masks (the brute force stays quick), D = 3, 40 and 200 (band 398). */
+static void long_lines(int v)
+{
+    static const struct shape longs[] = {{700, 9}, {9, 700}};
+    static const unsigned ds[] = {3, 40, 200};
+    float table[DISTANCE_LUT];
+    random_profile(table);
+    for (size_t s = 0; s < COUNT(longs); s++)
+        for (int k = DISTANCE_POINTS; k <= DISTANCE_LINES; k++)
+            for (size_t d = 0; d < COUNT(ds); d++) {
+                unsigned w = longs[s].w, h = longs[s].h;
+                unsigned char *mask = malloc((size_t)w * h);
+                distance_mask_fill(mask, w, h, k, testkit_next());
+                check_mask(v, mask, w, h, ds[d], table, distance_mask_names[k]);
+                free(mask);
+            }
 }
 
 /* Masks whose white bytes are not 255: white is any nonzero byte. */
@@ -195,7 +215,7 @@ static void args_rejected(void)
 {
     enum { W = 20, H = 10 };
     struct gpu_buf mask = gpu_alloc(W * H), out = gpu_alloc(4 * W * H + 4), none = {NULL, 0};
-    struct gpu_buf scratch = gpu_alloc(distance_scratch_bytes(DISTANCE_EXACT_SEPARABLE, W, H));
+    struct gpu_buf scratch = gpu_alloc(distance_scratch_bytes(DISTANCE_EXACT_SEPARABLE, W, H, 3));
     struct gpu_buf small_mask = {mask.ptr, W * H - 1}, small_out = {out.ptr, 4 * W * H - 1};
     struct gpu_buf small_scratch = {scratch.ptr, scratch.bytes - 1};
     gpu_poison(out);
@@ -210,7 +230,7 @@ static void args_rejected(void)
         assert_status(distance(v, small_mask, W, H, 3, scratch, out), LAB_EINVAL);
         assert_status(distance(v, mask, W, H, 3, scratch, none), LAB_EINVAL);
         assert_status(distance(v, mask, W, H, 3, scratch, small_out), LAB_EINVAL);
-        if (distance_scratch_bytes(v, W, H)) {
+        if (distance_scratch_bytes(v, W, H, 3)) {
             assert_status(distance(v, mask, W, H, 3, none, out), LAB_EINVAL);
             assert_status(distance(v, mask, W, H, 3, small_scratch, out), LAB_EINVAL);
         }
@@ -220,16 +240,19 @@ static void args_rejected(void)
     assert_status(distance((enum distance_variant) - 1, mask, W, H, 3, scratch, out), LAB_EINVAL);
     assert_status(distance_set_profile(NULL), LAB_EINVAL);
     untouched(out);
-    assert_int_equal(distance_scratch_bytes(DISTANCE_VARIANTS, W, H), 0);
-    assert_int_equal(distance_scratch_bytes(DISTANCE_GATHER_RINGS, W, H), 0);
+    assert_int_equal(distance_scratch_bytes(DISTANCE_VARIANTS, W, H, 3), 0);
+    assert_int_equal(distance_scratch_bytes(DISTANCE_GATHER_RINGS, W, H, 3), 0);
+    assert_int_equal(distance_scratch_bytes(DISTANCE_EXACT_SEPARABLE, W, H, 0), 0);
+    assert_int_equal(distance_scratch_bytes(DISTANCE_EXACT_SEPARABLE, 0, H, 3), 0);
     gpu_free(&mask);
     gpu_free(&out);
     gpu_free(&scratch);
 }
 
 static const struct testkit_test tests[] = {
-    TESTKIT_HOST(reference_cpu),   TESTKIT_HOST(masks),        TESTKIT_GIVEN(args_rejected),
-    TESTKIT_VARIANTS(matches_cpu), TESTKIT_EACH(single_pixel), TESTKIT_EACH(any_nonzero_is_white),
+    TESTKIT_HOST(reference_cpu),        TESTKIT_HOST(masks),        TESTKIT_GIVEN(args_rejected),
+    TESTKIT_VARIANTS(matches_cpu),      TESTKIT_EACH(single_pixel), TESTKIT_EACH(long_lines),
+    TESTKIT_EACH(any_nonzero_is_white),
 };
 
 TESTKIT_MAIN("lab09_distance", tests, distance_variants, DISTANCE_VARIANTS)

@@ -60,12 +60,19 @@ enum {
     DISTANCE_LUT = 4096,       /* the profile's floats: 16 KiB of the 64 KiB of constant memory */
     DISTANCE_BX = 32,          /* the 2D blocks of the pixel kernels: a warp along a row */
     DISTANCE_BY = 8,
-    DISTANCE_LINE_THREADS = 64 /* the 1D blocks of the separable passes: a thread per line */
+    DISTANCE_LINE_THREADS = 64, /* the 1D blocks of the separable passes: a thread per band */
+    DISTANCE_BAND = 256         /* the separable passes' bands: 256 pixels, or 2 (D - 1) */
 };
 
-/* Bytes of device scratch that v needs for a width x height mask (0 for the variants that
- * need none): the separable variants' 1D distances and their envelopes' stacks. */
-size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height);
+/* Bytes of device scratch that v needs for a width x height mask and the cap dmax (0 for
+ * the variants that need none, and for bad arguments): the separable variants' 1D
+ * distances and their envelopes' stacks, a pair per band of rows. */
+size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height,
+                              unsigned dmax);
+/* The separable passes' band: each thread of theirs owns `band` pixels of a line, and reads
+ * D - 1 more on either side: DISTANCE_BAND, or 2 (D - 1) when that is more, so that the
+ * overlap never costs more than the band. */
+unsigned distance_band(unsigned dmax);
 
 /* out = a (or z for the profile variant), width x height 4-byte values, row-major, from the
  * mask on the device (width x height bytes), with variant v and cap dmax = D. Returns
@@ -119,8 +126,9 @@ void distance_profile_cpu(const uint32_t *a, size_t n, unsigned dmax, const floa
 /* distance.cu's kernels, for launch.cu. The scatter kernels read the mask and atomicMin into
  * out, which the launcher filled with D^2; gather_rings writes each pixel once; the
  * separable variants run exact_rows (g, the 1D distance along the row, capped at D, into
- * scratch), then exact_columns or exact_columns_profile (the envelope down each column,
- * its stacks in scratch too). */
+ * scratch; a thread per band of a row), then exact_columns or exact_columns_profile (the
+ * envelope down each column, a thread per band of a column, its stacks in scratch too:
+ * cap = min(h, band + 2 (D - 1)) rows of s then of t per band, band b's at 2 b cap w). */
 __global__ void scatter_atomic_min(const unsigned char *mask, unsigned w, unsigned h, int dmax,
                                    unsigned *out);
 __global__ void scatter_block_spread(const unsigned char *mask, unsigned w, unsigned h, int dmax,
@@ -133,12 +141,12 @@ __global__ void scatter_shrunk_window(const unsigned char *mask, unsigned w, uns
                                       unsigned *out);
 __global__ void gather_rings(const unsigned char *mask, unsigned w, unsigned h, int dmax,
                              unsigned *out);
-__global__ void exact_rows(const unsigned char *mask, unsigned w, unsigned h, int dmax,
+__global__ void exact_rows(const unsigned char *mask, unsigned w, unsigned h, int dmax, int band,
                            unsigned short *g);
-__global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax,
+__global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
                               unsigned short *stack, unsigned *out);
 __global__ void exact_columns_profile(const unsigned short *g, unsigned w, unsigned h, int dmax,
-                                      unsigned short *stack, float *out);
+                                      int band, unsigned short *stack, float *out);
 cudaError_t distance_profile_to_constant(const float *table);
 #endif
 #endif

@@ -21,12 +21,35 @@ __global__ void fill_u32(unsigned *out, size_t n, unsigned value)
         out[i] = value;
 }
 
-extern "C" size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height)
+extern "C" unsigned distance_band(unsigned dmax)
 {
-    if ((unsigned)v >= DISTANCE_VARIANTS || v < DISTANCE_EXACT_SEPARABLE)
+    unsigned least = DISTANCE_BAND;
+    return dmax > least / 2 ? 2 * (dmax - 1) : least;
+}
+
+/* The rows of stack (s, or t) that a band of a column needs: its band, D - 1 on each side. */
+static size_t stack_rows(unsigned height, unsigned dmax)
+{
+    size_t rows = (size_t)distance_band(dmax) + 2 * ((size_t)dmax - 1);
+    return rows < height ? rows : height;
+}
+
+static int bad_size(unsigned width, unsigned height, unsigned dmax)
+{
+    return width == 0 || height == 0 || width > DISTANCE_MAX_SIDE || height > DISTANCE_MAX_SIDE ||
+           dmax == 0 || dmax > DISTANCE_MAX_D;
+}
+
+extern "C" size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height,
+                                         unsigned dmax)
+{
+    size_t bands;
+    if ((unsigned)v >= DISTANCE_VARIANTS || v < DISTANCE_EXACT_SEPARABLE ||
+        bad_size(width, height, dmax))
         return 0;
-    /* g, then the stacks' s and t: three uint16 per pixel */
-    return 3 * sizeof(unsigned short) * (size_t)width * height;
+    bands = div_up(height, distance_band(dmax));
+    /* g, then each band's s and t */
+    return sizeof(unsigned short) * width * ((size_t)height + 2 * bands * stack_rows(height, dmax));
 }
 
 static int fits(struct gpu_buf buf, size_t bytes)
@@ -46,7 +69,9 @@ static int launch(enum distance_variant v, const unsigned char *mask, unsigned w
                   int dmax, unsigned short *scratch, void *out)
 {
     dim3 block(DISTANCE_BX, DISTANCE_BY), grid(div_up(w, DISTANCE_BX), div_up(h, DISTANCE_BY));
-    unsigned *a = (unsigned *)out, lines = DISTANCE_LINE_THREADS;
+    unsigned *a = (unsigned *)out, lines = DISTANCE_LINE_THREADS, band = distance_band(dmax);
+    dim3 row_bands(div_up(h, lines), div_up(w, band)),
+        column_bands(div_up(w, lines), div_up(h, band));
     unsigned short *stack = scratch + (size_t)w * h;
     if (distance_facts[v].scatter) {
         size_t n = (size_t)w * h;
@@ -75,13 +100,13 @@ static int launch(enum distance_variant v, const unsigned char *mask, unsigned w
         break;
     case DISTANCE_EXACT_SEPARABLE:
     case DISTANCE_EXACT_PROFILE:
-        exact_rows<<<div_up(h, lines), lines>>>(mask, w, h, dmax, scratch);
+        exact_rows<<<row_bands, lines>>>(mask, w, h, dmax, (int)band, scratch);
         CUDA_TRY_LAUNCH();
         if (v == DISTANCE_EXACT_PROFILE)
-            exact_columns_profile<<<div_up(w, lines), lines>>>(scratch, w, h, dmax, stack,
-                                                               (float *)out);
+            exact_columns_profile<<<column_bands, lines>>>(scratch, w, h, dmax, (int)band, stack,
+                                                           (float *)out);
         else
-            exact_columns<<<div_up(w, lines), lines>>>(scratch, w, h, dmax, stack, a);
+            exact_columns<<<column_bands, lines>>>(scratch, w, h, dmax, (int)band, stack, a);
         break;
     default:
         return LAB_EINVAL;
@@ -94,11 +119,9 @@ extern "C" int distance(enum distance_variant v, struct gpu_buf mask, unsigned w
                         unsigned height, unsigned dmax, struct gpu_buf scratch, struct gpu_buf out)
 {
     size_t pixels = (size_t)width * height, need;
-    if ((unsigned)v >= DISTANCE_VARIANTS || width == 0 || height == 0 ||
-        width > DISTANCE_MAX_SIDE || height > DISTANCE_MAX_SIDE || dmax == 0 ||
-        dmax > DISTANCE_MAX_D)
+    if ((unsigned)v >= DISTANCE_VARIANTS || bad_size(width, height, dmax))
         return LAB_EINVAL;
-    need = distance_scratch_bytes(v, width, height);
+    need = distance_scratch_bytes(v, width, height, dmax);
     if (!fits(mask, pixels) || !fits(out, 4 * pixels) || (need && !fits(scratch, need)))
         return LAB_EINVAL;
     return launch(v, (const unsigned char *)mask.ptr, width, height, (int)dmax,

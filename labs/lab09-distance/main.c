@@ -75,7 +75,7 @@ static int npp_said; /* the line saying why there is no NPP row, printed once */
 static void *setup(struct lab_size s, uint64_t seed)
 {
     struct job *j = calloc(1, sizeof *j);
-    size_t scratch = distance_scratch_bytes(DISTANCE_EXACT_SEPARABLE, s.width, s.height);
+    size_t scratch = distance_scratch_bytes(DISTANCE_EXACT_SEPARABLE, s.width, s.height, opt.dmax);
     if (!j)
         return NULL;
     if (s.width > DISTANCE_MAX_SIDE || s.height > DISTANCE_MAX_SIDE) {

@@ -214,31 +214,36 @@ __global__ void gather_rings(const unsigned char *mask, unsigned w, unsigned h, 
     out[(size_t)y * w + x] = best;
 }
 
-/* 7, first pass: a thread per row, g = the distance along the row to the nearest white
- * pixel, capped at D: one sweep from the left (the last white seen), one from the right.
- * Linear in the pixels; a row's reads are one thread's, so a warp's loads are 32 rows
- * apart (each thread's next 31 bytes are then in L1). */
-__global__ void exact_rows(const unsigned char *mask, unsigned w, unsigned h, int dmax,
+/* 7, first pass: g = the distance along the row to the nearest white pixel, capped at D.
+ * A thread per band of a row (blockIdx.y: the band): one sweep from the left (the last
+ * white seen), one from the right, each starting D - 1 pixels outside the band, as far as
+ * a white pixel can matter. Linear in the pixels; a warp's threads are 32 rows apart, so
+ * each load is its own sector (each thread's next 31 bytes are then in L1). */
+__global__ void exact_rows(const unsigned char *mask, unsigned w, unsigned h, int dmax, int band,
                            unsigned short *g)
 {
-    int y = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    int y = (int)(blockIdx.x * blockDim.x + threadIdx.x), x0 = (int)blockIdx.y * band;
     if (y >= (int)h)
         return;
+    int x1 = min(x0 + band, (int)w); /* the band: [x0, x1) */
     const unsigned char *m = mask + (size_t)y * w;
     unsigned short *gy = g + (size_t)y * w;
-    /* SOLUTION BEGIN: last = -dmax; for x from 0: when m[x], last = x; gy[x] = min(x - last,
-     * dmax). Then next = w - 1 + dmax; for x from w - 1 down: when m[x], next = x; gy[x] =
+    /* SOLUTION BEGIN: last = -dmax; for x from max(x0 - dmax + 1, 0) below x1: when m[x],
+     * last = x; from x0 on, gy[x] = min(x - last, dmax). Then next = x1 - 1 + dmax; for x
+     * from min(x1 + dmax - 2, w - 1) down to x0: when m[x], next = x; below x1, gy[x] =
      * min(gy[x], next - x). */
-    int last = -dmax, next = (int)w - 1 + dmax;
-    for (int x = 0; x < (int)w; x++) {
+    int last = -dmax, next = x1 - 1 + dmax;
+    for (int x = max(x0 - dmax + 1, 0); x < x1; x++) {
         if (m[x])
             last = x;
-        gy[x] = (unsigned short)min(x - last, dmax);
+        if (x >= x0)
+            gy[x] = (unsigned short)min(x - last, dmax);
     }
-    for (int x = (int)w - 1; x >= 0; x--) {
+    for (int x = min(x1 + dmax - 2, (int)w - 1); x >= x0; x--) {
         if (m[x])
             next = x;
-        gy[x] = (unsigned short)min((int)gy[x], next - x);
+        if (x < x1)
+            gy[x] = (unsigned short)min((int)gy[x], next - x);
     }
     /* SOLUTION END */
 }
@@ -272,49 +277,56 @@ __device__ long long separation(const unsigned short *g, unsigned w, int x, int 
     return num >= 0 ? num / den : -((-num + den - 1) / den);
 }
 
-/* 7 and 8, second pass: a thread per column, a(x, y) = min over rows i of (y - i)^2 +
- * g(x, i)^2, capped at D^2: the lower envelope of the column's parabolas (Meijster, Roerdink
- * and Hesselink 2000). A forward scan keeps, on a stack, the parabolas that are lowest
- * somewhere (s: their rows) and where each starts to be (t); a backward scan reads the
- * envelope off. Linear in h, whatever D. The stack lives in scratch at [k * w + x]: a warp's
- * 32 columns side by side, so every access, g's and out's too, is one coalesced line. Writes
- * a to out_a, or its profile to out_z. */
-__device__ void column_envelope(const unsigned short *g, unsigned w, unsigned h, int dmax,
+/* 7 and 8, second pass: a(x, y) = min over rows i of (y - i)^2 + g(x, i)^2, capped at D^2:
+ * the lower envelope of the column's parabolas (Meijster, Roerdink and Hesselink 2000). A
+ * forward scan keeps, on a stack, the parabolas that are lowest somewhere (s: their rows)
+ * and where each starts to be (t); a backward scan reads the envelope off. Linear in the
+ * rows, whatever D. A thread per band of a column: rows [y0, y1), whose envelope needs only
+ * the rows [lo, hi), D - 1 beyond on either side (a row further away adds D^2 or more).
+ * Its stack lives in scratch at [k * w + x] (k from 0, s then t): a warp's 32 columns side
+ * by side, so every access, g's and out's too, is one coalesced line. Writes a to out_a,
+ * or its profile to out_z. */
+__device__ void column_envelope(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
                                 unsigned short *stack, int x, unsigned *out_a, float *out_z)
 {
-    unsigned short *s = stack + x, *t = stack + (size_t)h * w + x;
-    unsigned cap = (unsigned)dmax * (unsigned)dmax;
+    int cap = min((int)h, band + 2 * (dmax - 1)), y0 = (int)blockIdx.y * band;
+    int y1 = min(y0 + band, (int)h), lo = max(y0 - dmax + 1, 0), hi = min(y1 + dmax - 1, (int)h);
+    unsigned short *s = stack + 2 * (size_t)blockIdx.y * cap * w + x, *t = s + (size_t)cap * w;
+    unsigned most = (unsigned)dmax * (unsigned)dmax;
     int q = 0;
-    /* SOLUTION BEGIN: s[0] = t[0] = 0 (entry k at [k * w]). For u from 1 to h - 1: pop (q--)
-     * while q >= 0 and parabola(s[q]) > parabola(u), both at row t[q]; if the stack is empty,
-     * q = 0, s[0] = u, t[0] = 0; else start = 1 + separation(s[q], u), and when start < h
-     * push u with t = start. Then for u from h - 1 down to 0: a = min(parabola(s[q]) at u,
-     * cap), written as a or profile_of(a); when u == t[q], q--. */
-    s[0] = 0;
-    t[0] = 0;
-    for (int u = 1; u < (int)h; u++) {
+    /* SOLUTION BEGIN: s[0] = t[0] = lo (entry k at [k * w]). For u from lo + 1 below hi: pop
+     * (q--) while q >= 0 and parabola(s[q]) > parabola(u), both at row t[q]; if the stack is
+     * empty, q = 0, s[0] = u, t[0] = lo; else start = 1 + separation(s[q], u), and when
+     * start < hi push u with t = start. Then for u from hi - 1 down to lo: from y1 - 1 down
+     * to y0, a = min(parabola(s[q]) at u, most), written as a or profile_of(a); when u ==
+     * t[q], q--. */
+    s[0] = (unsigned short)lo;
+    t[0] = (unsigned short)lo;
+    for (int u = lo + 1; u < hi; u++) {
         while (q >= 0 && parabola(g, w, x, s[(size_t)q * w], t[(size_t)q * w]) >
                              parabola(g, w, x, u, t[(size_t)q * w]))
             q--;
         if (q < 0) {
             q = 0;
             s[0] = (unsigned short)u;
-            t[0] = 0;
+            t[0] = (unsigned short)lo;
         } else {
             long long start = 1 + separation(g, w, x, s[(size_t)q * w], u);
-            if (start < (long long)h) {
+            if (start < hi) {
                 q++;
                 s[(size_t)q * w] = (unsigned short)u;
                 t[(size_t)q * w] = (unsigned short)start;
             }
         }
     }
-    for (int u = (int)h - 1; u >= 0; u--) {
-        unsigned a = min(parabola(g, w, x, s[(size_t)q * w], u), cap);
-        if (out_z)
-            out_z[(size_t)u * w + x] = profile_of(a, dmax);
-        else
-            out_a[(size_t)u * w + x] = a;
+    for (int u = hi - 1; u >= lo; u--) {
+        if (u >= y0 && u < y1) {
+            unsigned a = min(parabola(g, w, x, s[(size_t)q * w], u), most);
+            if (out_z)
+                out_z[(size_t)u * w + x] = profile_of(a, dmax);
+            else
+                out_a[(size_t)u * w + x] = a;
+        }
         if (u == t[(size_t)q * w])
             q--;
     }
@@ -322,20 +334,20 @@ __device__ void column_envelope(const unsigned short *g, unsigned w, unsigned h,
 }
 
 /* 7. The exact transform's second pass, writing a. */
-__global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax,
+__global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
                               unsigned short *stack, unsigned *out)
 {
     int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (x < (int)w)
-        column_envelope(g, w, h, dmax, stack, x, out, NULL);
+        column_envelope(g, w, h, dmax, band, stack, x, out, NULL);
 }
 
 /* 8. The same pass writing z = f(a) instead: the lookup fused into the last pass saves
  * writing a and reading it back (8 bytes a pixel) and a launch. */
 __global__ void exact_columns_profile(const unsigned short *g, unsigned w, unsigned h, int dmax,
-                                      unsigned short *stack, float *out)
+                                      int band, unsigned short *stack, float *out)
 {
     int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (x < (int)w)
-        column_envelope(g, w, h, dmax, stack, x, NULL, out);
+        column_envelope(g, w, h, dmax, band, stack, x, NULL, out);
 }

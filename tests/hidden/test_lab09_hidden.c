@@ -26,7 +26,7 @@ enum { SPARE = 64 };
 static void check(enum distance_variant v, const unsigned char *mask, unsigned w, unsigned h,
                   unsigned dmax, const char *what)
 {
-    size_t n = (size_t)w * h, scratch_bytes = distance_scratch_bytes(v, w, h);
+    size_t n = (size_t)w * h, scratch_bytes = distance_scratch_bytes(v, w, h, dmax);
     uint32_t *want = malloc(4 * n), *got = malloc(4 * (n + 2 * SPARE));
     float table[DISTANCE_LUT];
     struct gpu_buf dmask = gpu_alloc(n), whole = gpu_alloc(4 * (n + 2 * SPARE)),
