@@ -165,23 +165,29 @@ __global__ void gather_rings(const unsigned char *mask, unsigned w, unsigned h, 
 }
 
 /* 7, first pass: g = the distance along the row to the nearest white pixel, capped at D.
- * A thread per band of a row (blockIdx.y: the band): one sweep from the left (the last
- * white seen), one from the right, each starting D - 1 pixels outside the band, as far as
- * a white pixel can matter. Linear in the pixels; a warp's threads are 32 rows apart, so
- * each load is its own sector (each thread's next 31 bytes are then in L1). */
+ * A warp per band of a row (threadIdx.y: the warp's row in the block, blockIdx.y: the
+ * band), 32 pixels a step: one coalesced load of the mask, and __ballot_sync tells every
+ * lane where the step's white pixels are. A sweep from the left carries the last white
+ * pixel seen, one from the right the next; each starts D - 1 pixels outside the band, as
+ * far as a white pixel can matter. Linear in the pixels, and every access a whole line. */
 __global__ void exact_rows(const unsigned char *mask, unsigned w, unsigned h, int dmax, int band,
                            unsigned short *g)
 {
-    int y = (int)(blockIdx.x * blockDim.x + threadIdx.x), x0 = (int)blockIdx.y * band;
+    int y = (int)(blockIdx.x * blockDim.y + threadIdx.y), lane = (int)threadIdx.x;
+    int x0 = (int)blockIdx.y * band, x1 = min(x0 + band, (int)w); /* the band: [x0, x1) */
     if (y >= (int)h)
-        return;
-    int x1 = min(x0 + band, (int)w); /* the band: [x0, x1) */
+        return; /* the whole warp: it shares y */
     const unsigned char *m = mask + (size_t)y * w;
     unsigned short *gy = g + (size_t)y * w;
-    /* TODO: last = -dmax; for x from max(x0 - dmax + 1, 0) below x1: when m[x],
-     * last = x; from x0 on, gy[x] = min(x - last, dmax). Then next = x1 - 1 + dmax; for x
-     * from min(x1 + dmax - 2, w - 1) down to x0: when m[x], next = x; below x1, gy[x] =
-     * min(gy[x], next - x). */
+    /* TODO: last = -dmax. For cx from max(x0 - dmax + 1, 0) below x1, step 32:
+     * x = cx + lane; b = __ballot_sync(~0u, x < x1 && m[x]); the bits of b at or below
+     * lane (b & (~0u >> (31 - lane))) give the nearest white at cx + 31 - __clz(bits), else
+     * it is last; where x0 <= x < x1, gy[x] = min(x - nearest, dmax); when b, last = cx + 31
+     * - __clz(b). __syncwarp() (the sweeps' lanes differ). Then next = x1 - 1 + dmax; for ce
+     * from min(x1 + dmax - 1, w) down while ce > x0, step 32: x = ce - 32 + lane; b =
+     * __ballot_sync(~0u, x >= x0 && m[x]); the bits at or above lane (b & (~0u << lane))
+     * give cx + __ffs(bits) - 1 (cx = ce - 32), else next; where x0 <= x < x1, gy[x] =
+     * min(gy[x], nearest - x); when b, next = cx + __ffs(b) - 1. */
 }
 
 /* The profile of a, from constant memory: every lane of a warp reads its own entry, so a

@@ -60,7 +60,8 @@ enum {
     DISTANCE_LUT = 4096,       /* the profile's floats: 16 KiB of the 64 KiB of constant memory */
     DISTANCE_BX = 32,          /* the 2D blocks of the pixel kernels: a warp along a row */
     DISTANCE_BY = 8,
-    DISTANCE_LINE_THREADS = 64, /* the 1D blocks of the separable passes: a thread per band */
+    DISTANCE_LINE_THREADS = 64, /* the column pass's 1D blocks: a thread per band */
+    DISTANCE_ROW_WARPS = 4,     /* the row pass's blocks: 4 warps, a warp per band */
     DISTANCE_BAND = 256         /* the separable passes' bands: 256 pixels, or 2 (D - 1) */
 };
 
@@ -126,7 +127,7 @@ void distance_profile_cpu(const uint32_t *a, size_t n, unsigned dmax, const floa
 /* distance.cu's kernels, for launch.cu. The scatter kernels read the mask and atomicMin into
  * out, which the launcher filled with D^2; gather_rings writes each pixel once; the
  * separable variants run exact_rows (g, the 1D distance along the row, capped at D, into
- * scratch; a thread per band of a row), then exact_columns or exact_columns_profile (the
+ * scratch; a warp per band of a row), then exact_columns or exact_columns_profile (the
  * envelope down each column, a thread per band of a column, its stacks in scratch too:
  * cap = min(h, band + 2 (D - 1)) rows of s then of t per band, band b's at 2 b cap w). */
 __global__ void scatter_atomic_min(const unsigned char *mask, unsigned w, unsigned h, int dmax,

@@ -70,8 +70,8 @@ static int launch(enum distance_variant v, const unsigned char *mask, unsigned w
 {
     dim3 block(DISTANCE_BX, DISTANCE_BY), grid(div_up(w, DISTANCE_BX), div_up(h, DISTANCE_BY));
     unsigned *a = (unsigned *)out, lines = DISTANCE_LINE_THREADS, band = distance_band(dmax);
-    dim3 row_bands(div_up(h, lines), div_up(w, band)),
-        column_bands(div_up(w, lines), div_up(h, band));
+    dim3 row_bands(div_up(h, DISTANCE_ROW_WARPS), div_up(w, band)),
+        row_warps(32, DISTANCE_ROW_WARPS), column_bands(div_up(w, lines), div_up(h, band));
     unsigned short *stack = scratch + (size_t)w * h;
     if (distance_facts[v].scatter) {
         size_t n = (size_t)w * h;
@@ -100,7 +100,7 @@ static int launch(enum distance_variant v, const unsigned char *mask, unsigned w
         break;
     case DISTANCE_EXACT_SEPARABLE:
     case DISTANCE_EXACT_PROFILE:
-        exact_rows<<<row_bands, lines>>>(mask, w, h, dmax, (int)band, scratch);
+        exact_rows<<<row_bands, row_warps>>>(mask, w, h, dmax, (int)band, scratch);
         CUDA_TRY_LAUNCH();
         if (v == DISTANCE_EXACT_PROFILE)
             exact_columns_profile<<<column_bands, lines>>>(scratch, w, h, dmax, (int)band, stack,
