@@ -129,7 +129,7 @@ void distance_profile_cpu(const uint32_t *a, size_t n, unsigned dmax, const floa
  * separable variants run exact_rows (g, the 1D distance along the row, capped at D, into
  * scratch; a warp per band of a row), then exact_columns or exact_columns_profile (the
  * envelope down each column, a thread per band of a column, its stacks in scratch too:
- * cap = min(h, band + 2 (D - 1)) rows of s then of t per band, band b's at 2 b cap w). */
+ * min(h, band + 2 (D - 1)) rows of uint2 entries per band, after g, 8-byte aligned). */
 __global__ void scatter_atomic_min(const unsigned char *mask, unsigned w, unsigned h, int dmax,
                                    unsigned *out);
 __global__ void scatter_block_spread(const unsigned char *mask, unsigned w, unsigned h, int dmax,
@@ -145,9 +145,9 @@ __global__ void gather_rings(const unsigned char *mask, unsigned w, unsigned h, 
 __global__ void exact_rows(const unsigned char *mask, unsigned w, unsigned h, int dmax, int band,
                            unsigned short *g);
 __global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
-                              unsigned short *stack, unsigned *out);
+                              uint2 *stack, unsigned *out);
 __global__ void exact_columns_profile(const unsigned short *g, unsigned w, unsigned h, int dmax,
-                                      int band, unsigned short *stack, float *out);
+                                      int band, uint2 *stack, float *out);
 cudaError_t distance_profile_to_constant(const float *table);
 #endif
 #endif

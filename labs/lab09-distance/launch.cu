@@ -27,11 +27,17 @@ extern "C" unsigned distance_band(unsigned dmax)
     return dmax > least / 2 ? 2 * (dmax - 1) : least;
 }
 
-/* The rows of stack (s, or t) that a band of a column needs: its band, D - 1 on each side. */
+/* The rows of stack that a band of a column needs: its band, D - 1 on each side. */
 static size_t stack_rows(unsigned height, unsigned dmax)
 {
     size_t rows = (size_t)distance_band(dmax) + 2 * ((size_t)dmax - 1);
     return rows < height ? rows : height;
+}
+
+/* The separable passes' g, 2 bytes a pixel, rounded up to 8 for the stack after it. */
+static size_t g_bytes(unsigned width, unsigned height)
+{
+    return (sizeof(unsigned short) * width * height + 7) / 8 * 8;
 }
 
 static int bad_size(unsigned width, unsigned height, unsigned dmax)
@@ -48,8 +54,8 @@ extern "C" size_t distance_scratch_bytes(enum distance_variant v, unsigned width
         bad_size(width, height, dmax))
         return 0;
     bands = div_up(height, distance_band(dmax));
-    /* g, then each band's s and t */
-    return sizeof(unsigned short) * width * ((size_t)height + 2 * bands * stack_rows(height, dmax));
+    /* g, then each band's stack of 8-byte entries */
+    return g_bytes(width, height) + sizeof(uint2) * width * bands * stack_rows(height, dmax);
 }
 
 static int fits(struct gpu_buf buf, size_t bytes)
@@ -72,7 +78,7 @@ static int launch(enum distance_variant v, const unsigned char *mask, unsigned w
     unsigned *a = (unsigned *)out, lines = DISTANCE_LINE_THREADS, band = distance_band(dmax);
     dim3 row_bands(div_up(h, DISTANCE_ROW_WARPS), div_up(w, band)),
         row_warps(32, DISTANCE_ROW_WARPS), column_bands(div_up(w, lines), div_up(h, band));
-    unsigned short *stack = scratch + (size_t)w * h;
+    uint2 *stack = (uint2 *)((char *)scratch + g_bytes(w, h));
     if (distance_facts[v].scatter) {
         size_t n = (size_t)w * h;
         unsigned blocks = n < FILL_BLOCKS * 256 ? (unsigned)(n + 255) / 256 : FILL_BLOCKS;

@@ -274,81 +274,96 @@ __device__ float profile_of(unsigned a, int dmax)
     return c_profile[i];
 }
 
-/* The parabola of row i of column x, at row u: (u - i)^2 + g(x, i)^2. */
-__device__ unsigned parabola(const unsigned short *g, unsigned w, int x, int i, int u)
+/* The parabola of a row r whose g is gr, at row y: (y - r)^2 + gr^2. */
+__device__ unsigned rise(int y, int r, unsigned gr)
 {
-    unsigned gi = g[(size_t)i * w + x];
-    return (unsigned)((u - i) * (u - i)) + gi * gi;
+    return (unsigned)((y - r) * (y - r)) + gr * gr;
 }
 
 /* Meijster's Sep(i, u): the first row at which u's parabola is at or below i's (i < u),
- * floor((u^2 - i^2 + g(u)^2 - g(i)^2) / (2 (u - i))), in 64 bits (it may be negative). */
-__device__ long long separation(const unsigned short *g, unsigned w, int x, int i, int u)
+ * floor((u^2 - i^2 + gu^2 - gi^2) / (2 (u - i))), in 64 bits (it may be negative). */
+__device__ long long separation(int i, unsigned gi, int u, unsigned gu)
 {
-    long long gi = g[(size_t)i * w + x], gu = g[(size_t)u * w + x];
-    long long num = (long long)u * u - (long long)i * i + gu * gu - gi * gi, den = 2LL * (u - i);
+    long long num = (long long)u * u - (long long)i * i + (long long)gu * gu - (long long)gi * gi;
+    long long den = 2LL * (u - i);
     return num >= 0 ? num / den : -((-num + den - 1) / den);
+}
+
+/* A stack entry: a parabola's row and its g (16 bits each), and the row it starts at. */
+__device__ uint2 pack(int row, unsigned gr, int start)
+{
+    return make_uint2((unsigned)row | gr << 16, (unsigned)start);
 }
 
 /* 7 and 8, second pass: a(x, y) = min over rows i of (y - i)^2 + g(x, i)^2, capped at D^2:
  * the lower envelope of the column's parabolas (Meijster, Roerdink and Hesselink 2000). A
- * forward scan keeps, on a stack, the parabolas that are lowest somewhere (s: their rows)
- * and where each starts to be (t); a backward scan reads the envelope off. Linear in the
- * rows, whatever D. A thread per band of a column: rows [y0, y1), whose envelope needs only
- * the rows [lo, hi), D - 1 beyond on either side (a row further away adds D^2 or more).
- * Its stack lives in scratch at [k * w + x] (k from 0, s then t): a warp's 32 columns side
- * by side, so every access, g's and out's too, is one coalesced line. Writes a to out_a,
- * or its profile to out_z. */
+ * forward scan keeps a stack of the parabolas that are lowest somewhere (their row, their
+ * g, the row where each starts to be lowest); a backward scan reads the envelope off.
+ * Linear in the rows, whatever D. A thread per band of a column: rows [y0, y1), whose
+ * envelope needs only the rows [lo, hi), D - 1 beyond on either side (a row further away
+ * adds D^2 or more). The stack's top lives in registers (s, gs, t): most steps compare u
+ * with it alone. The rest lives in scratch at [k * w + x]: the lanes of a warp are at
+ * different depths, so each push and pop is a load or store of its own; g's reads and
+ * out's writes are whole lines. Writes a to out_a, or its profile to out_z. */
 __device__ void column_envelope(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
-                                unsigned short *stack, int x, unsigned *out_a, float *out_z)
+                                uint2 *stack, int x, unsigned *out_a, float *out_z)
 {
-    int cap = min((int)h, band + 2 * (dmax - 1)), y0 = (int)blockIdx.y * band;
+    int rows = min((int)h, band + 2 * (dmax - 1)), y0 = (int)blockIdx.y * band;
     int y1 = min(y0 + band, (int)h), lo = max(y0 - dmax + 1, 0), hi = min(y1 + dmax - 1, (int)h);
-    unsigned short *s = stack + 2 * (size_t)blockIdx.y * cap * w + x, *t = s + (size_t)cap * w;
-    unsigned most = (unsigned)dmax * (unsigned)dmax;
-    int q = 0;
-    /* SOLUTION BEGIN: s[0] = t[0] = lo (entry k at [k * w]). For u from lo + 1 below hi: pop
-     * (q--) while q >= 0 and parabola(s[q]) > parabola(u), both at row t[q]; if the stack is
-     * empty, q = 0, s[0] = u, t[0] = lo; else start = 1 + separation(s[q], u), and when
-     * start < hi push u with t = start. Then for u from hi - 1 down to lo: from y1 - 1 down
-     * to y0, a = min(parabola(s[q]) at u, most), written as a or profile_of(a); when u ==
-     * t[q], q--. */
-    s[0] = (unsigned short)lo;
-    t[0] = (unsigned short)lo;
+    uint2 *below = stack + (size_t)blockIdx.y * rows * w + x, e;
+    unsigned most = (unsigned)dmax * (unsigned)dmax, gs = g[(size_t)lo * w + x];
+    int q = 0, s = lo, t = lo; /* q entries below the top (s, gs, t) */
+    /* SOLUTION BEGIN: for u from lo + 1 below hi, with gu = g(x, u): while the top's parabola
+     * is above u's at row t (rise(t, s, gs) > rise(t, u, gu)), pop: when q is 0 the stack
+     * empties, and u becomes the top with t = lo; else q--, e = below[q * w], s = e.x &
+     * 0xffff, gs = e.x >> 16, t = e.y. If it did not empty: start = 1 + separation(s, gs, u,
+     * gu), and when start < hi, push: below[q * w] = pack(s, gs, t), q++, and (u, gu,
+     * start) becomes the top. Then for u from hi - 1 down to lo: from y1 - 1 down to y0,
+     * a = min(rise(u, s, gs), most), written as a or profile_of(a); when u == t and q > 0,
+     * pop. */
     for (int u = lo + 1; u < hi; u++) {
-        while (q >= 0 && parabola(g, w, x, s[(size_t)q * w], t[(size_t)q * w]) >
-                             parabola(g, w, x, u, t[(size_t)q * w]))
-            q--;
-        if (q < 0) {
-            q = 0;
-            s[0] = (unsigned short)u;
-            t[0] = (unsigned short)lo;
-        } else {
-            long long start = 1 + separation(g, w, x, s[(size_t)q * w], u);
-            if (start < hi) {
-                q++;
-                s[(size_t)q * w] = (unsigned short)u;
-                t[(size_t)q * w] = (unsigned short)start;
+        unsigned gu = g[(size_t)u * w + x];
+        int empty = 0;
+        while (!empty && rise(t, s, gs) > rise(t, u, gu)) {
+            if (q == 0) {
+                empty = 1;
+            } else {
+                e = below[(size_t)--q * w];
+                s = (int)(e.x & 0xffff);
+                gs = e.x >> 16;
+                t = (int)e.y;
             }
+        }
+        long long start = empty ? lo : 1 + separation(s, gs, u, gu);
+        if (empty || start < hi) {
+            if (!empty)
+                below[(size_t)q++ * w] = pack(s, gs, t);
+            s = u;
+            gs = gu;
+            t = (int)start;
         }
     }
     for (int u = hi - 1; u >= lo; u--) {
         if (u >= y0 && u < y1) {
-            unsigned a = min(parabola(g, w, x, s[(size_t)q * w], u), most);
+            unsigned a = min(rise(u, s, gs), most);
             if (out_z)
                 out_z[(size_t)u * w + x] = profile_of(a, dmax);
             else
                 out_a[(size_t)u * w + x] = a;
         }
-        if (u == t[(size_t)q * w])
-            q--;
+        if (u == t && q > 0) {
+            e = below[(size_t)--q * w];
+            s = (int)(e.x & 0xffff);
+            gs = e.x >> 16;
+            t = (int)e.y;
+        }
     }
     /* SOLUTION END */
 }
 
 /* 7. The exact transform's second pass, writing a. */
 __global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
-                              unsigned short *stack, unsigned *out)
+                              uint2 *stack, unsigned *out)
 {
     int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (x < (int)w)
@@ -358,7 +373,7 @@ __global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, i
 /* 8. The same pass writing z = f(a) instead: the lookup fused into the last pass saves
  * writing a and reading it back (8 bytes a pixel) and a launch. */
 __global__ void exact_columns_profile(const unsigned short *g, unsigned w, unsigned h, int dmax,
-                                      int band, unsigned short *stack, float *out)
+                                      int band, uint2 *stack, float *out)
 {
     int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (x < (int)w)
