@@ -1,7 +1,7 @@
 # A lab's own sweep (series `series` of a bench TSV, the swept value in its tuning column):
 # the time of one run against that value, both axes logarithmic, one line per variant, and
-# the FP32 floor (the run's work at the FP32 ceiling) as a dashed line. Columns are read by
-# their names in the TSV's header (common/bench.h).
+# the FP32 floor (the run's work at the FP32 ceiling) as a dashed line for a lab with a
+# work unit. Columns are read by their names in the TSV's header (common/bench.h).
 # usage: gnuplot -e "tsv='...'; out='...'; term='png|svg'; title='...'; series='spheres'"
 #        plots/param.gp
 set datafile separator "\t"
@@ -20,8 +20,11 @@ set logscale y 10
 set grid xtics ytics mytics
 set key outside right top noenhanced
 nv = words(variants)
+# The FP32 floor is a compute-bound lab's (lab03); a lab without a work unit (lab09) has none.
+unit = system(sprintf("awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"work_unit\") c = i } $1 == \"%s\" { print $c; exit }' '%s'", series, tsv))
+floor = unit ne "-" && unit ne ""
 plot for [i=1:nv] sprintf("< awk -F'\t' 'NR == 1 || ($1 == \"%s\" && $3 == \"%s\")' '%s'", series, word(variants, i), tsv) \
          using "tuning":"ms_median" with linespoints lw 2 pt 1 + (i - 1) % 7 dt 1 + (i - 1) / 12 \
          lc rgb (word(colours, (i - 1) % 12 + 1)) title word(variants, i), \
-     floor_rows using "tuning":(1e3 * column("work") / column("work_ceiling")) with lines dt 2 lw 2 \
-         lc rgb "#cc3311" title "the work at the FP32 ceiling"
+     for [k=1:floor] floor_rows using "tuning":(1e3 * column("work") / column("work_ceiling")) \
+         with lines dt 2 lw 2 lc rgb "#cc3311" title "the work at the FP32 ceiling"
