@@ -26,5 +26,5 @@ floor = unit ne "-" && unit ne ""
 plot for [i=1:nv] sprintf("< awk -F'\t' 'NR == 1 || ($1 == \"%s\" && $3 == \"%s\")' '%s'", series, word(variants, i), tsv) \
          using "tuning":"ms_median" with linespoints lw 2 pt 1 + (i - 1) % 7 dt 1 + (i - 1) / 12 \
          lc rgb (word(colours, (i - 1) % 12 + 1)) title word(variants, i), \
-     for [k=1:floor] floor_rows using "tuning":(1e3 * column("work") / column("work_ceiling")) \
-         with lines dt 2 lw 2 lc rgb "#cc3311" title "the work at the FP32 ceiling"
+     floor_rows using "tuning":(floor ? 1e3 * column("work") / column("work_ceiling") : NaN) \
+         with lines dt 2 lw 2 lc rgb "#cc3311" title (floor ? "the work at the FP32 ceiling" : "")
