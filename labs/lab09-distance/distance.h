@@ -89,8 +89,9 @@ int distance_set_profile(const float *table);
 
 /* library.cu, CUDA builds with NPP only: nppiDistanceTransformPBA_8u16u_C1R_Ctx on the same
  * mask, its 16-bit truncated distances floor(|p - q|) in out16 (width x height uint16, no
- * cap). distance_npp_scratch_bytes is 0 where NPP is missing, and distance_npp then
- * returns LAB_EINVAL. */
+ * cap; undefined without a white pixel). distance_npp_scratch_bytes is 0 where NPP is
+ * missing or refuses the size (NPP 13: a side below 64), and distance_npp then returns
+ * LAB_EINVAL. */
 size_t distance_npp_scratch_bytes(unsigned width, unsigned height);
 int distance_npp(struct gpu_buf mask, unsigned width, unsigned height, struct gpu_buf scratch,
                  struct gpu_buf out16);
