@@ -1,0 +1,381 @@
+/* lab09: the capped squared distance to the nearest white pixel (distance.h defines it), then
+ * a profile of it. Yours: the kernels; launch.cu checks the arguments, fills out with D^2
+ * for the scatter variants and launches. The lesson: the same answer from the seed's brute
+ * force, which grows as D^2, down to the exact transform, linear in the pixels whatever D. */
+#include "distance.h"
+
+/* The profile's table: 16 KiB of the 64 KiB of constant memory. */
+__constant__ float c_profile[DISTANCE_LUT];
+
+cudaError_t distance_profile_to_constant(const float *table)
+{
+    cudaError_t err = cudaSuccess;
+    /* SOLUTION BEGIN: copy DISTANCE_LUT floats from table (host memory) to c_profile with
+     * cudaMemcpyToSymbol, keeping its status in err. */
+    err = cudaMemcpyToSymbol(c_profile, table, DISTANCE_LUT * sizeof(float));
+    /* SOLUTION END */
+    return err;
+}
+
+/* The part of a square window of half-width t around (x, y) that lies in the image. */
+struct window {
+    int x0, x1, y0, y1; /* inclusive */
+};
+
+__device__ struct window clip(int x, int y, int t, unsigned w, unsigned h)
+{
+    struct window win = {max(x - t, 0), min(x + t, (int)w - 1), max(y - t, 0),
+                         min(y + t, (int)h - 1)};
+    return win;
+}
+
+/* This thread's pixel in a 2D grid of 2D blocks; 0 when it lies outside the image. */
+__device__ int pixel_of(unsigned w, unsigned h, int *x, int *y)
+{
+    *x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    *y = (int)(blockIdx.y * blockDim.y + threadIdx.y);
+    return *x < (int)w && *y < (int)h;
+}
+
+__device__ unsigned squared(int dx, int dy)
+{
+    return (unsigned)(dx * dx + dy * dy);
+}
+
+/* 1. The seed's kernel: a thread per pixel; a white one atomicMins dx^2 + dy^2 into every
+ * pixel of its window, (2D - 1)^2 atomics. Teaches atomics as the way many writers share an
+ * output; costs D^2 atomics per white pixel, most of which change nothing. */
+__global__ void scatter_atomic_min(const unsigned char *mask, unsigned w, unsigned h, int dmax,
+                                   unsigned *out)
+{
+    int x, y;
+    if (!pixel_of(w, h, &x, &y) || !mask[(size_t)y * w + x])
+        return;
+    /* SOLUTION BEGIN: for every pixel (px, py) of clip(x, y, dmax - 1, w, h), atomicMin
+     * out[py * w + px] with squared(px - x, py - y). */
+    struct window win = clip(x, y, dmax - 1, w, h);
+    for (int py = win.y0; py <= win.y1; py++)
+        for (int px = win.x0; px <= win.x1; px++)
+            atomicMin(&out[(size_t)py * w + px], squared(px - x, py - y));
+    /* SOLUTION END */
+}
+
+/* 2. The same atomics laid out differently: a block per pixel, whose threads share out its
+ * window, a warp along each row of it. Teaches that moving work between threads changes
+ * nothing when the work itself is the cost; costs a block for every black pixel too, and
+ * idle lanes when the window is narrower than a warp. */
+__global__ void scatter_block_spread(const unsigned char *mask, unsigned w, unsigned h, int dmax,
+                                     unsigned *out)
+{
+    int x = (int)blockIdx.x, y = (int)blockIdx.y;
+    if (!mask[(size_t)y * w + x])
+        return;
+    /* SOLUTION BEGIN: win = clip(x, y, dmax - 1, w, h); thread (tx, ty) takes the rows
+     * win.y0 + ty, stepping by blockDim.y, and in each the columns win.x0 + tx, stepping by
+     * blockDim.x; atomicMin as in variant 1. */
+    struct window win = clip(x, y, dmax - 1, w, h);
+    for (int py = win.y0 + (int)threadIdx.y; py <= win.y1; py += (int)blockDim.y)
+        for (int px = win.x0 + (int)threadIdx.x; px <= win.x1; px += (int)blockDim.x)
+            atomicMin(&out[(size_t)py * w + px], squared(px - x, py - y));
+    /* SOLUTION END */
+}
+
+/* min(*o, d) without an atomic where a plain read shows it cannot win. The read may be
+ * stale (another thread's atomic lands after it): then the atomic runs for nothing, but
+ * never wrongly, since values in out only go down. */
+__device__ void lower_to(unsigned *o, unsigned d)
+{
+    /* SOLUTION BEGIN: if d < *o, atomicMin(o, d). */
+    if (d < *o)
+        atomicMin(o, d);
+    /* SOLUTION END */
+}
+
+/* The window's pixels lowered to their squared distance from (x, y), read first. */
+__device__ void scatter_checked(unsigned *out, unsigned w, int x, int y, struct window win)
+{
+    /* SOLUTION BEGIN: variant 1's loops over win, calling lower_to. */
+    for (int py = win.y0; py <= win.y1; py++)
+        for (int px = win.x0; px <= win.x1; px++)
+            lower_to(&out[(size_t)py * w + px], squared(px - x, py - y));
+    /* SOLUTION END */
+}
+
+/* 3. Variant 1 reading before the atomic: a load (which caches serve) instead of an atomic
+ * (which goes to L2) wherever out already holds less. What it saves depends on the mask:
+ * many white pixels near each other, many atomics saved. */
+__global__ void scatter_distance_check(const unsigned char *mask, unsigned w, unsigned h, int dmax,
+                                       unsigned *out)
+{
+    int x, y;
+    if (!pixel_of(w, h, &x, &y) || !mask[(size_t)y * w + x])
+        return;
+    scatter_checked(out, w, x, y, clip(x, y, dmax - 1, w, h));
+}
+
+/* White, or outside the image: outside, no pixel of the image lies beyond it, so it hides
+ * nothing, as a white neighbour would not. */
+__device__ int white_or_outside(const unsigned char *mask, unsigned w, unsigned h, int x, int y)
+{
+    return x < 0 || y < 0 || x >= (int)w || y >= (int)h || mask[(size_t)y * w + x];
+}
+
+/* 4. A white pixel whose four neighbours are white (or outside) is never the nearest but to
+ * itself: for any other p, its neighbour one step toward p along p's larger offset is
+ * nearer. So it writes its own 0 and stops. Costs four reads per white pixel; saves the
+ * whole window inside the blobs. */
+__global__ void scatter_neighbour_check(const unsigned char *mask, unsigned w, unsigned h, int dmax,
+                                        unsigned *out)
+{
+    int x, y;
+    if (!pixel_of(w, h, &x, &y) || !mask[(size_t)y * w + x])
+        return;
+    /* SOLUTION BEGIN: when white_or_outside holds at (x - 1, y), (x + 1, y), (x, y - 1) and
+     * (x, y + 1), atomicMin out[y * w + x] with 0; else scatter_checked over the clipped
+     * window, as variant 3. */
+    if (white_or_outside(mask, w, h, x - 1, y) && white_or_outside(mask, w, h, x + 1, y) &&
+        white_or_outside(mask, w, h, x, y - 1) && white_or_outside(mask, w, h, x, y + 1))
+        atomicMin(&out[(size_t)y * w + x], 0u);
+    else
+        scatter_checked(out, w, x, y, clip(x, y, dmax - 1, w, h));
+    /* SOLUTION END */
+}
+
+/* 5. Each white neighbour removes half the window: with (x - 1, y) white, every pixel left
+ * of x is nearer to it than to (x, y), so the window starts at column x; the same on each
+ * side. Four white neighbours leave the pixel itself: variant 4 is the special case. Costs
+ * nothing more than variant 4; on the edges of blobs it halves or quarters the window. */
+__global__ void scatter_shrunk_window(const unsigned char *mask, unsigned w, unsigned h, int dmax,
+                                      unsigned *out)
+{
+    int x, y;
+    if (!pixel_of(w, h, &x, &y) || !mask[(size_t)y * w + x])
+        return;
+    /* SOLUTION BEGIN: win = clip(...); win.x0 = x when (x - 1, y) is white_or_outside,
+     * win.x1 = x for (x + 1, y), win.y0 = y for (x, y - 1), win.y1 = y for (x, y + 1); then
+     * scatter_checked. */
+    struct window win = clip(x, y, dmax - 1, w, h);
+    if (white_or_outside(mask, w, h, x - 1, y))
+        win.x0 = x;
+    if (white_or_outside(mask, w, h, x + 1, y))
+        win.x1 = x;
+    if (white_or_outside(mask, w, h, x, y - 1))
+        win.y0 = y;
+    if (white_or_outside(mask, w, h, x, y + 1))
+        win.y1 = y;
+    scatter_checked(out, w, x, y, win);
+    /* SOLUTION END */
+}
+
+/* min(best, the squared distance from (x, y) to the white pixels at Chebyshev distance r:
+ * the ring max(|dx|, |dy|) = r, its top and bottom rows, then its two sides, each clipped
+ * to the image, so that a ring costs what it has inside the image). */
+__device__ unsigned ring_min(const unsigned char *mask, unsigned w, unsigned h, int x, int y, int r,
+                             unsigned best)
+{
+    int x0 = max(x - r, 0), x1 = min(x + r, (int)w - 1);
+    int y0 = max(y - r + 1, 0), y1 = min(y + r - 1, (int)h - 1);
+    /* SOLUTION BEGIN: the top row (y - r, when in the image) and the bottom row (y + r, when
+     * r > 0 and in the image), from x0 to x1; then the left column (x - r) and the right one
+     * (x + r, when r > 0), from y0 to y1, when in the image: where mask is white, best =
+     * min(best, squared(px - x, py - y)). (r = 0: the pixel itself, once.) */
+    for (int py = y - r; py <= y + r; py += r > 0 ? 2 * r : 1)
+        if (py >= 0 && py < (int)h)
+            for (int px = x0; px <= x1; px++)
+                if (mask[(size_t)py * w + px])
+                    best = min(best, squared(px - x, py - y));
+    for (int px = x - r; r > 0 && px <= x + r; px += 2 * r)
+        if (px >= 0 && px < (int)w)
+            for (int py = y0; py <= y1; py++)
+                if (mask[(size_t)py * w + px])
+                    best = min(best, squared(px - x, py - y));
+    /* SOLUTION END */
+    return best;
+}
+
+/* 6. The seed's other direction: each pixel searches for white ones, and writes its answer
+ * once: no atomics, no fill. Rings of growing radius: every pixel of ring r is at least r
+ * away, so once best <= r^2 nothing further out can win; and none lies past the image's
+ * farthest edge. Costs a search as wide as the distance: 1 pixel inside the blobs, the
+ * whole window (2D - 1)^2 where there is no white. */
+__global__ void gather_rings(const unsigned char *mask, unsigned w, unsigned h, int dmax,
+                             unsigned *out)
+{
+    int x, y;
+    unsigned best = (unsigned)dmax * (unsigned)dmax;
+    if (!pixel_of(w, h, &x, &y))
+        return;
+    int reach = max(max(x, (int)w - 1 - x), max(y, (int)h - 1 - y));
+    /* SOLUTION BEGIN: for r from 0 while r < dmax, r <= reach and r * r < best: best =
+     * ring_min(...). */
+    for (int r = 0; r < dmax && r <= reach && (unsigned)(r * r) < best; r++)
+        best = ring_min(mask, w, h, x, y, r, best);
+    /* SOLUTION END */
+    out[(size_t)y * w + x] = best;
+}
+
+/* 7, first pass: g = the distance along the row to the nearest white pixel, capped at D.
+ * A warp per band of a row (threadIdx.y: the warp's row in the block, blockIdx.y: the
+ * band), 32 pixels a step: one coalesced load of the mask, and __ballot_sync tells every
+ * lane where the step's white pixels are. A sweep from the left carries the last white
+ * pixel seen, one from the right the next; each starts D - 1 pixels outside the band, as
+ * far as a white pixel can matter. Linear in the pixels, and every access a whole line. */
+__global__ void exact_rows(const unsigned char *mask, unsigned w, unsigned h, int dmax, int band,
+                           unsigned short *g)
+{
+    int y = (int)(blockIdx.x * blockDim.y + threadIdx.y), lane = (int)threadIdx.x;
+    int x0 = (int)blockIdx.y * band, x1 = min(x0 + band, (int)w); /* the band: [x0, x1) */
+    if (y >= (int)h)
+        return; /* the whole warp: it shares y */
+    const unsigned char *m = mask + (size_t)y * w;
+    unsigned short *gy = g + (size_t)y * w;
+    /* SOLUTION BEGIN: last = -dmax. For cx from max(x0 - dmax + 1, 0) below x1, step 32:
+     * x = cx + lane; b = __ballot_sync(~0u, x < x1 && m[x]); the bits of b at or below
+     * lane (b & (~0u >> (31 - lane))) give the nearest white at cx + 31 - __clz(bits), else
+     * it is last; where x0 <= x < x1, gy[x] = min(x - nearest, dmax); when b, last = cx + 31
+     * - __clz(b). __syncwarp() (the sweeps' lanes differ). Then next = x1 - 1 + dmax; for ce
+     * from min(x1 + dmax - 1, w) down while ce > x0, step 32: x = ce - 32 + lane; b =
+     * __ballot_sync(~0u, x >= x0 && m[x]); the bits at or above lane (b & (~0u << lane))
+     * give cx + __ffs(bits) - 1 (cx = ce - 32), else next; where x0 <= x < x1, gy[x] =
+     * min(gy[x], nearest - x); when b, next = cx + __ffs(b) - 1. */
+    int last = -dmax, next = x1 - 1 + dmax;
+    for (int cx = max(x0 - dmax + 1, 0); cx < x1; cx += 32) {
+        int x = cx + lane, left;
+        unsigned b = __ballot_sync(~0u, x < x1 && m[x]), mine = b & (~0u >> (31 - lane));
+        left = mine ? cx + 31 - __clz((int)mine) : last;
+        if (x >= x0 && x < x1)
+            gy[x] = (unsigned short)min(x - left, dmax);
+        if (b)
+            last = cx + 31 - __clz((int)b);
+    }
+    __syncwarp();
+    for (int ce = min(x1 + dmax - 1, (int)w); ce > x0; ce -= 32) {
+        int cx = ce - 32, x = cx + lane, right;
+        unsigned b = __ballot_sync(~0u, x >= x0 && m[x]), mine = b & (~0u << lane);
+        right = mine ? cx + __ffs((int)mine) - 1 : next;
+        if (x >= x0 && x < x1)
+            gy[x] = (unsigned short)min((int)gy[x], right - x);
+        if (b)
+            next = cx + __ffs((int)b) - 1;
+    }
+    /* SOLUTION END */
+}
+
+/* The profile of a, from constant memory: every lane of a warp reads its own entry, so a
+ * warp's read is as many transactions as it has different entries. */
+__device__ float profile_of(unsigned a, int dmax)
+{
+    unsigned i = 0;
+    /* SOLUTION BEGIN: i = a * (DISTANCE_LUT - 1) / dmax^2, in 64-bit integers (a * 4095
+     * overflows 32 bits). */
+    i = (unsigned)((unsigned long long)a * (DISTANCE_LUT - 1) /
+                   ((unsigned long long)dmax * (unsigned long long)dmax));
+    /* SOLUTION END */
+    return c_profile[i];
+}
+
+/* The parabola of a row r whose g is gr, at row y: (y - r)^2 + gr^2. */
+__device__ unsigned rise(int y, int r, unsigned gr)
+{
+    return (unsigned)((y - r) * (y - r)) + gr * gr;
+}
+
+/* Meijster's Sep(i, u): the first row at which u's parabola is at or below i's (i < u),
+ * floor((u^2 - i^2 + gu^2 - gi^2) / (2 (u - i))), in 64 bits (it may be negative). */
+__device__ long long separation(int i, unsigned gi, int u, unsigned gu)
+{
+    long long num = (long long)u * u - (long long)i * i + (long long)gu * gu - (long long)gi * gi;
+    long long den = 2LL * (u - i);
+    return num >= 0 ? num / den : -((-num + den - 1) / den);
+}
+
+/* A stack entry: a parabola's row and its g (16 bits each), and the row it starts at. */
+__device__ uint2 pack(int row, unsigned gr, int start)
+{
+    return make_uint2((unsigned)row | gr << 16, (unsigned)start);
+}
+
+/* 7 and 8, second pass: a(x, y) = min over rows i of (y - i)^2 + g(x, i)^2, capped at D^2:
+ * the lower envelope of the column's parabolas (Meijster, Roerdink and Hesselink 2000). A
+ * forward scan keeps a stack of the parabolas that are lowest somewhere (their row, their
+ * g, the row where each starts to be lowest); a backward scan reads the envelope off.
+ * Linear in the rows, whatever D. A thread per band of a column: rows [y0, y1), whose
+ * envelope needs only the rows [lo, hi), D - 1 beyond on either side (a row further away
+ * adds D^2 or more). The stack's top lives in registers (s, gs, t): most steps compare u
+ * with it alone. The rest lives in scratch at [k * w + x]: the lanes of a warp are at
+ * different depths, so each push and pop is a load or store of its own; g's reads and
+ * out's writes are whole lines. Writes a to out_a, or its profile to out_z. */
+__device__ void column_envelope(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
+                                uint2 *stack, int x, unsigned *out_a, float *out_z)
+{
+    int rows = min((int)h, band + 2 * (dmax - 1)), y0 = (int)blockIdx.y * band;
+    int y1 = min(y0 + band, (int)h), lo = max(y0 - dmax + 1, 0), hi = min(y1 + dmax - 1, (int)h);
+    uint2 *below = stack + (size_t)blockIdx.y * rows * w + x, e;
+    unsigned most = (unsigned)dmax * (unsigned)dmax, gs = g[(size_t)lo * w + x];
+    int q = 0, s = lo, t = lo; /* q entries below the top (s, gs, t) */
+    /* SOLUTION BEGIN: for u from lo + 1 below hi, with gu = g(x, u): while the top's parabola
+     * is above u's at row t (rise(t, s, gs) > rise(t, u, gu)), pop: when q is 0 the stack
+     * empties, and u becomes the top with t = lo; else q--, e = below[q * w], s = e.x &
+     * 0xffff, gs = e.x >> 16, t = e.y. If it did not empty: start = 1 + separation(s, gs, u,
+     * gu), and when start < hi, push: below[q * w] = pack(s, gs, t), q++, and (u, gu,
+     * start) becomes the top. Then for u from hi - 1 down to lo: from y1 - 1 down to y0,
+     * a = min(rise(u, s, gs), most), written as a or profile_of(a); when u == t and q > 0,
+     * pop. */
+    for (int u = lo + 1; u < hi; u++) {
+        unsigned gu = g[(size_t)u * w + x];
+        int empty = 0;
+        while (!empty && rise(t, s, gs) > rise(t, u, gu)) {
+            if (q == 0) {
+                empty = 1;
+            } else {
+                e = below[(size_t)--q * w];
+                s = (int)(e.x & 0xffff);
+                gs = e.x >> 16;
+                t = (int)e.y;
+            }
+        }
+        long long start = empty ? lo : 1 + separation(s, gs, u, gu);
+        if (empty || start < hi) {
+            if (!empty)
+                below[(size_t)q++ * w] = pack(s, gs, t);
+            s = u;
+            gs = gu;
+            t = (int)start;
+        }
+    }
+    for (int u = hi - 1; u >= lo; u--) {
+        if (u >= y0 && u < y1) {
+            unsigned a = min(rise(u, s, gs), most);
+            if (out_z)
+                out_z[(size_t)u * w + x] = profile_of(a, dmax);
+            else
+                out_a[(size_t)u * w + x] = a;
+        }
+        if (u == t && q > 0) {
+            e = below[(size_t)--q * w];
+            s = (int)(e.x & 0xffff);
+            gs = e.x >> 16;
+            t = (int)e.y;
+        }
+    }
+    /* SOLUTION END */
+}
+
+/* 7. The exact transform's second pass, writing a. */
+__global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
+                              uint2 *stack, unsigned *out)
+{
+    int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x < (int)w)
+        column_envelope(g, w, h, dmax, band, stack, x, out, NULL);
+}
+
+/* 8. The same pass writing z = f(a) instead: the lookup fused into the last pass saves
+ * writing a and reading it back (8 bytes a pixel) and a launch. */
+__global__ void exact_columns_profile(const unsigned short *g, unsigned w, unsigned h, int dmax,
+                                      int band, uint2 *stack, float *out)
+{
+    int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (x < (int)w)
+        column_envelope(g, w, h, dmax, band, stack, x, NULL, out);
+}
