@@ -61,7 +61,7 @@ FAULTS = {
 
 
 SOLUTIONS = {"hello.cu": "lab00-hello", "mandelbrot.cu": "lab02-mandelbrot", "dot.cu": "lab04-dot",
-             "histogram.cu": "lab05-histogram",
+             "histogram.cu": "lab05-histogram", "repeater.cu": "lab08-repeater",
              "vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction",
              "transpose.cu": "lab07-transpose"}
 
@@ -133,6 +133,10 @@ WRONG = {
          "    count_bytes(mine, in, head + (size_t)vectors * 16, n);\n",
          "        count_word(mine, q.w);\n    }\n")],
         [named("05", "wide_loads")], None),
+    # lab08: the modulo of the wrong dimension (x % rh): right for square repeaters only
+    "repeater_wrong_modulo": ("repeater.cu", [
+        ("repeater[y % rh * rw + x % rw];", "repeater[y % rh * rw + x % rh];")],
+        [named("08", "tile_modulo")], None),
     # lab06: no barrier between the tree's steps
     "missing_barrier": ("reduction.cu", [
         ("            sdata[index] += sdata[index + s];\n        __syncthreads();\n",
@@ -767,7 +771,7 @@ def line_of(path, mark):
 
 class WrongSubmissions(unittest.TestCase):
     """A class of wrong and right submissions (WRONG, RIGHT, and the solutions) graded as
-    one `make grade CLASS=...` of lab00-lab02 and lab04-lab07, two at a time:
+    one `make grade CLASS=...` of lab00-lab02 and lab04-lab08, two at a time:
     every wrong one loses points in the tests named for its variant and only there, with the
     bug's line where a tool can see it; every right one scores full marks."""
 
@@ -778,7 +782,7 @@ class WrongSubmissions(unittest.TestCase):
         cls.out = tempfile.mkdtemp(prefix="test-grader-class-")
         start = time.monotonic()
         p = subprocess.run(["make", "--no-print-directory", "grade",
-                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=00 01 02 04 05 06 07",
+                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=00 01 02 04 05 06 07 08",
                             "JOBS=2", "GRADE_OUT=" + cls.out, "BACKEND=" + BACKEND],
                            cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=1800)
