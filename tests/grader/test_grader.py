@@ -62,6 +62,7 @@ FAULTS = {
 
 SOLUTIONS = {"hello.cu": "lab00-hello", "mandelbrot.cu": "lab02-mandelbrot", "dot.cu": "lab04-dot",
              "histogram.cu": "lab05-histogram", "repeater.cu": "lab08-repeater",
+             "distance.cu": "lab09-distance",
              "vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction",
              "transpose.cu": "lab07-transpose"}
 
@@ -137,6 +138,11 @@ WRONG = {
     "repeater_wrong_modulo": ("repeater.cu", [
         ("repeater[y % rh * rw + x % rw];", "repeater[y % rh * rw + x % rh];")],
         [named("08", "tile_modulo")], None),
+    # lab09: the window one pixel short at its far edges (px < x1, not <=)
+    "distance_window_short": ("distance.cu", [
+        ("        for (int px = win.x0; px <= win.x1; px++)\n            atomicMin(",
+         "        for (int px = win.x0; px < win.x1; px++)\n            atomicMin(")],
+        [named("09", "scatter_atomic_min")], None),
     # lab06: no barrier between the tree's steps
     "missing_barrier": ("reduction.cu", [
         ("            sdata[index] += sdata[index + s];\n        __syncthreads();\n",
@@ -771,7 +777,7 @@ def line_of(path, mark):
 
 class WrongSubmissions(unittest.TestCase):
     """A class of wrong and right submissions (WRONG, RIGHT, and the solutions) graded as
-    one `make grade CLASS=...` of lab00-lab02 and lab04-lab08, two at a time:
+    one `make grade CLASS=...` of lab00-lab02 and lab04-lab09, two at a time:
     every wrong one loses points in the tests named for its variant and only there, with the
     bug's line where a tool can see it; every right one scores full marks."""
 
@@ -782,7 +788,7 @@ class WrongSubmissions(unittest.TestCase):
         cls.out = tempfile.mkdtemp(prefix="test-grader-class-")
         start = time.monotonic()
         p = subprocess.run(["make", "--no-print-directory", "grade",
-                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=00 01 02 04 05 06 07 08",
+                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=00 01 02 04 05 06 07 08 09",
                             "JOBS=2", "GRADE_OUT=" + cls.out, "BACKEND=" + BACKEND],
                            cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=1800)
