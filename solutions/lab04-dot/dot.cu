@@ -226,8 +226,9 @@ __device__ T grid_sum_shuffle(const volatile T *partials, T *warp_sums)
 }
 
 /* 5. The fast one: 16-byte loads, a grid that fills the GPU once and strides, warp
- * shuffles for the block's sum, and the last block done for the grid's: one launch, about
- * a thousand sums to finish instead of n / 256, the same bits on every run. */
+ * shuffles for the block's sum, and the last block done for the grid's: one launch, a few
+ * hundred sums to finish (a block per SM slot) instead of n / 256, the same bits on every
+ * run. */
 __global__ void dot_shuffle_vec4(const float4 *__restrict__ a, const float4 *__restrict__ b,
                                  float *partials, unsigned *done, float *out, unsigned n)
 {
