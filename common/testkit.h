@@ -110,6 +110,11 @@ size_t testkit_max_size(void);
 void testkit_setenv(const char *name, const char *value);
 int testkit_race_checker(void);
 void testkit_counts(uint64_t counts[2]);
+/* testkit_mark: a test begins (the grader's worker prints a line with its name, which splits
+ * its output by test); testkit_worker_gone: the code under test ended (a crash) and the rest
+ * of the tests cannot run in this process (in the grader's judge; 0 elsewhere). */
+void testkit_mark(const char *test);
+int testkit_worker_gone(void);
 
 #ifdef BACKEND_CPU
 /* The work that kernels do, as the CPU backend counts it (common/cpu/include/cuda_cpu.h):

@@ -33,3 +33,13 @@ void testkit_counts(uint64_t counts[2])
     counts[0] = counts[1] = 0;
 #endif
 }
+
+void testkit_mark(const char *test)
+{
+    (void)test;
+}
+
+int testkit_worker_gone(void)
+{
+    return 0;
+}

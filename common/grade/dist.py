@@ -10,6 +10,8 @@ dist/cuda-labs-student.tar.gz  the student copy (and GitHub Classroom's template
 dist/gradescope-autograder[-labNN].zip  Gradescope's autograder: setup.sh and
     run_autograder at the top, our tree with the hidden tests, no solutions; the list of
     files a student writes goes in common/grade/exercises.txt instead.
+Both carry common/grade/times.json, the solutions' times on this machine (recorded by `make
+grade SOLUTION=1`), from which their graders set each test's time limit.
 
 Only the last commit ships (git archive HEAD), so work in progress stays home.
 """
@@ -25,6 +27,8 @@ import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import times  # noqa: E402  (the solutions' times, shipped for the tests' limits)
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ALWAYS_OUT = ("solutions/", "build/", "grade/", "dist/", "plots/data/", ".ci/", ".deps/",
               "tests/grader/")
@@ -135,6 +139,12 @@ def main(argv):
         print("make dist: %s" % check.stdout.strip(), file=sys.stderr)
         return 1
     files = committed_files(ROOT)
+    shipped = times.to_ship(ROOT)  # the solutions' times here: the tests' limits there
+    if shipped:
+        files[times.SHIPPED] = (0o644, shipped)
+    else:
+        print("make dist: no times of the solutions on this machine (make grade SOLUTION=1 "
+              "records them), so the graders of the copies use --test-timeout for every test")
     student = {f: v for f, v in files.items() if not f.startswith(STUDENT_OUT)}
     student["README.md"] = student_readme(files)
     bad = leaks(student)

@@ -12,7 +12,8 @@ import subprocess
 
 import wall
 from report import clip
-from run import bench_judge_path, build_dir, compiler_message, judge_path, make, racechecked
+from run import (backends, bench_judge_path, build_dir, compiler_message, judge_path, make,
+                 no_aslr, racechecked)
 from sources import (exercise_names, find_in_submission, find_labs, judge_tree, plain_env,
                      stage_submission, test_sources)
 
@@ -40,6 +41,8 @@ def close_secrets(args):
 def ensure_runtimes(args):
     """Builds the CPU backend's runtimes in our tree (as the grader's user: our code only),
     which the judges' and the students' trees then copy, so that neither rebuilds them."""
+    if "cpu" not in backends(args):
+        return
     flavours = [["SANITIZE=%d" % ("SANITIZE=0" not in args.make_var)]]
     if racechecked(args):
         flavours.append(["RACECHECK=1"])
@@ -64,51 +67,62 @@ def chosen_labs(args, notes):
 
 
 def prepare_judges(args, labs, where):
-    """Builds every chosen lab's judges (the tests without any student code) in a private
-    copy of our tree under where, from our files alone, with the grader's own view of the
-    device (device_query) and, where races are checked, the race checker's canary; hands
-    them to the judge uid, then asks the device and runs the canary as that uid. Returns
-    (the judges' tree, the device's line for TESTKIT_GPU_INFO)."""
+    """Builds every chosen lab's judges (the tests without any student code) for each
+    backend the grading runs (run.backends), in a private copy of our tree under where, from
+    our files alone, with the grader's own view of each device (device_query) and, where
+    races are checked, the race checker's canary; hands them to the judge uid, then asks the
+    devices and runs the canary as that uid. Returns (the judges' tree, {backend: the
+    device's line for TESTKIT_GPU_INFO})."""
     tree = judge_tree(args.root, where)
-    targets = [judge_path(args, d, "lab" + n, hidden)
-               for n, d in labs.items() for hidden in (False, True)
-               if test_sources(tree, "lab" + n, hidden)]
-    if args.backend == "cuda" and args.perf:
-        targets += [bench_judge_path(args, d, "lab" + n) for n, d in labs.items()]
-    query = os.path.join(build_dir(args, "", tree="common"), "judge", "device_query")
+    devices = {}
+    for backend in backends(args):
+        targets = [judge_path(args, d, "lab" + n, hidden, backend)
+                   for n, d in labs.items() for hidden in (False, True)
+                   if test_sources(tree, "lab" + n, hidden)]
+        if backend == "cuda" and args.perf:
+            targets += [bench_judge_path(args, d, "lab" + n) for n, d in labs.items()]
+        query = os.path.join(build_dir(args, "", tree="common", backend=backend), "judge",
+                             "device_query")
+        ok, log = make(args, tree, targets + [query],
+                       os.path.join(where, "build-judges-%s.txt" % backend), backend=backend)
+        if not ok:
+            raise GraderFault("the grader could not build its own programs on this machine (a "
+                              "package missing?), so nothing was graded and no submission is "
+                              "charged with it:\n" + compiler_message(log))
+        devices[backend] = os.path.join(tree, query)
     canary = os.path.join(build_dir(args, "", race=True, tree="common"), "judge", "race_canary")
-    ok, log = make(args, tree, targets + [query], os.path.join(where, "build-judges.txt"))
-    if ok and racechecked(args):
+    if racechecked(args):
         ok, log = make(args, tree, [canary], os.path.join(where, "build-canary.txt"), race=True)
-    if not ok:
-        raise GraderFault("the grader could not build its own programs on this machine (a "
-                          "package missing?), so nothing was graded and no submission is "
-                          "charged with it:\n" + compiler_message(log))
+        if not ok:
+            raise GraderFault("the race checker's canary does not build on this machine, so "
+                              "nothing was graded:\n" + compiler_message(log))
     wall.own_tree(where, wall.judge_id(), wall.judge_id())
     wall.own(where, wall.judge_id(), wall.judge_id(), 0o700)
-    device = host_program(args, where, os.path.join(tree, query), "device")
-    if args.backend == "cuda" and not device:
+    for backend, query in devices.items():
+        devices[backend] = host_program(args, where, [query], "device-" + backend, backend)
+    if args.backend == "cuda" and not devices["cuda"]:
         raise GraderFault("BACKEND=cuda, but no CUDA device answers on this machine: grade "
                           "with BACKEND=cpu, or on a machine with a GPU")
     if racechecked(args):
-        said = host_program(args, where, os.path.join(tree, canary), "canary", whole=True)
+        said = host_program(args, where, no_aslr(True) + [os.path.join(tree, canary)], "canary",
+                            "cpu", whole=True)
         if "race in kernel race_canary_lost_update" not in said:
             raise GraderFault("the race checker does not work on this machine: its canary, a "
                               "known race (common/judge/race_canary.cu), was not reported, so "
                               "races would pass unseen; nothing was graded. It needs g++'s "
                               "ThreadSanitizer (libtsan) with fibers. It said:\n" + clip(said, 1500))
-    return tree, device
+    return tree, devices
 
 
-def host_program(args, where, path, tag, whole=False):
+def host_program(args, where, cmd, tag, backend, whole=False):
     """Runs one of the grader's own programs as the judge uid, with the worker's environment
-    (so that the CPU backend's virtual device is the worker's), and returns its output: all
-    of it with whole, else its first line, or "" when it failed."""
+    on backend (so that the CPU backend's virtual device is the worker's), and returns its
+    output: all of it with whole, else its first line, or "" when it failed."""
     log = os.path.join(where, tag + ".txt")
-    env = plain_env(where, {"CUDA_CPU_STRICT": "1"} if args.backend == "cpu" else {})
+    env = plain_env(where, {"CUDA_CPU_STRICT": "1"} if backend == "cpu" else {})
     who = (wall.judge_id(), wall.judge_id()) if wall.ISOLATED else None
     with wall.create_log(log) as out:
-        rc, _ = wall.finish(wall.spawn([path], where, env, out, who), 120)
+        rc, _ = wall.finish(wall.spawn(cmd, where, env, out, who), 120)
     data = wall.read_bounded(log, 1 << 16)[0].decode("utf-8", errors="replace")
     if whole:
         return data

@@ -7,10 +7,12 @@ import collections
 import concurrent.futures
 import contextlib
 import os
+import platform
 import re
 import secrets
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -26,12 +28,10 @@ from report import OUTPUT_LIMIT, clip  # noqa: E402
 from sources import plain_env  # noqa: E402
 
 FILE_LIMIT = 64 << 20         # a test's code may write files up to this size (its log too)
-
-
 BUILD_FILE_LIMIT = 512 << 20  # a build's (objects, binaries)
-
-
 XML_LIMIT = 1 << 20           # the judge's cmocka XML, read at most this far
+LOG_LIMIT = 4 << 20           # a pair's output, read back at most this far (its end)
+TESTKIT_MARK = "@@ testkit: test "  # common/judge/remote.h's: a test starts in an output
 
 
 class Worker(collections.namedtuple("Worker", "path backend race")):
@@ -43,24 +43,31 @@ STOP = threading.Event()  # set by SIGTERM: start no more tests, write what ther
 
 
 class GpuTurns:
-    """On a GPU, the tests of the submissions graded at once share the device, but a bench
-    has it alone: a time measured beside another submission's tests would be theirs too.
-    Tests take it shared, benches alone; a waiting bench goes before new tests."""
+    """On a GPU, the tests of a submission share the device with those of at most
+    `owners - 1` other submissions graded at once (owners: a submission per 20 GB of the
+    device's memory, so that a class never fills the card with many submissions' largest
+    tests at once); the others wait, their builds and CPU runs going on meanwhile. A bench
+    has it alone: a time measured beside another's tests would be theirs too. A waiting
+    bench goes before new tests."""
 
-    def __init__(self):
+    def __init__(self, owners=1):
         self.cond = threading.Condition()
-        self.sharing, self.alone, self.waiting = 0, False, 0
+        self.owners = owners
+        self.sharing, self.alone, self.waiting = {}, False, 0  # sharing: {owner: tests}
 
     @contextlib.contextmanager
-    def shared(self):
+    def shared(self, owner=None):
         with self.cond:
-            self.cond.wait_for(lambda: not self.alone and not self.waiting)
-            self.sharing += 1
+            self.cond.wait_for(lambda: not self.alone and not self.waiting and
+                               (owner in self.sharing or len(self.sharing) < self.owners))
+            self.sharing[owner] = self.sharing.get(owner, 0) + 1
         try:
             yield
         finally:
             with self.cond:
-                self.sharing -= 1
+                self.sharing[owner] -= 1
+                if not self.sharing[owner]:
+                    del self.sharing[owner]
                 self.cond.notify_all()
 
     @contextlib.contextmanager
@@ -76,6 +83,15 @@ class GpuTurns:
             with self.cond:
                 self.alone = False
                 self.cond.notify_all()
+
+
+def gpu_owners(device_line):
+    """How many submissions may share the device: one per 20 GB of its memory (the second
+    number after the first four of gpu_info_text.h's line is its global memory)."""
+    try:
+        return max(1, int(device_line.split()[4]) // (20 << 30))
+    except (IndexError, ValueError):
+        return 1
 
 
 GPU = GpuTurns()
@@ -94,8 +110,8 @@ class Context:
     """Where one submission is graded: tree (its scratch tree, which its build uid owns and
     its group may enter), work (the grader's alone: logs), runs (a folder per test run, the
     worker's working folder), judges (the judges' tree, built once) and judge_runs (a folder
-    per test for the judge's XML), its ids, and device: the line of the device that the grader
-    queried itself (common/judge/device_query.c), which every judge gets."""
+    per test for the judge's XML), its ids, and device: {backend: the line of the device that
+    the grader queried itself (common/judge/device_query.c)}, which every judge gets."""
 
     def __init__(self, scratch, tree, judges, ids, device):
         self.tree, self.judges, self.ids, self.device = tree, judges, ids, device
@@ -133,6 +149,14 @@ def run_limited(args, cmd, cwd, env, timeout, log_path, ids=None, uid=None, file
     wall.sweep(uid)
     wall.clean_up(uid, wall.jailed(jail))
     return rc, timed_out, time.monotonic() - start, watch.exceeded
+
+
+def no_aslr(race):
+    """The race checker's processes run without address randomisation: ThreadSanitizer maps
+    its shadow at fixed addresses, which the 32 random bits of newer kernels' mmap (Ubuntu
+    24.04) may already hold ("unexpected memory mapping"), as setarch -R avoids."""
+    setarch = shutil.which("setarch")
+    return [setarch, platform.machine(), "-R"] if race and setarch else []
 
 
 def jail_bytes(args):
@@ -188,7 +212,7 @@ def run_test(args, ctx, judge, worker, name, timeout, tag):
     uid = ctx.ids.borrow()
     try:
         result = judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid)
-        if args.backend == "cuda" and result["status"] != "passed" and \
+        if worker.backend == "cuda" and result["status"] != "passed" and \
                 "cudaErrorMemoryAllocation" in result["output"]:
             # the device's memory went to the tests beside it: once more, the device alone
             result = judge_and_worker(args, ctx, judge, worker, name, timeout, tag + "-alone",
@@ -210,20 +234,42 @@ def judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid, alone=Fa
     return result
 
 
-def pair(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, alone=False):
+def pair(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, alone=False, watch=None):
     """A judge (judge_argv, as the judge's uid, in a folder of its own) and the worker (as
     uid, with the limits) joined by two pipes, until the judge ends; on a GPU, with the
     device alone (a bench) or shared (GpuTurns). Returns a dict: found (what read_back(the
     judge's folder) gave), timed_out, exceeded, wrc and jrc (how the worker and the judge
     ended), judged and printed (their output), secs, tasks (the most processes and threads
-    the worker's uid had)."""
-    turn = contextlib.nullcontext() if args.backend != "cuda" else (
-        GPU.exclusive() if alone else GPU.shared())
+    the worker's uid had). watch: for tests run in a group, watch(progress, start) is asked
+    ten times a second with the judge's progress lines (TESTKIT_PROGRESS) so far, and stops
+    the pair when it returns a reason (a test past its own limit), which the dict's stopped
+    gives; progress then holds the lines."""
+    turn = contextlib.nullcontext() if worker.backend != "cuda" else (
+        GPU.exclusive() if alone else GPU.shared(ctx.tree))
     with turn:
-        return pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back)
+        return pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch)
 
 
-def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back):
+def wait_watching(jp, timeout, progress_path, watch, usage):
+    """Waits for the judge jp, asking watch(progress lines, start) ten times a second;
+    stops at timeout, at a reason from watch, or at a limit the usage watch found. Returns
+    (returncode, timed_out, stopped: watch's reason or "")."""
+    start = time.monotonic()
+    while True:
+        try:
+            jp.wait(timeout=0.1)
+            return wall.finish(jp, 0) + ("",)
+        except subprocess.TimeoutExpired:
+            pass
+        lines = wall.read_bounded(progress_path, 1 << 20, tail=False)[0].decode(
+            "utf-8", errors="replace")
+        why = watch(lines, start)
+        if why or usage.exceeded or time.monotonic() - start > timeout:
+            rc, _ = wall.finish(jp, 0)
+            return rc, not why and not usage.exceeded, why
+
+
+def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch_progress=None):
     logs = os.path.join(ctx.work, tag)
     jdir, wdir = os.path.join(ctx.judge_runs, tag), os.path.join(ctx.runs, tag)
     jail = sandbox.Jail(ro=[ctx.tree], tmp_bytes=jail_bytes(args), gpu=worker.backend == "cuda")
@@ -235,6 +281,8 @@ def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back):
         wall.own(wdir, uid, ctx.ids.group, 0o700)
     from_judge, to_worker = os.pipe()  # each a pipe's read end, then its write end
     from_worker, to_judge = os.pipe()
+    progress_path = os.path.join(logs, "progress.txt")
+    progress = os.open(progress_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
     start = time.monotonic()
     worker_env = plain_env("/tmp" if in_jail else wdir,
                            {"CUDA_CPU_STRICT": "1"} if worker.backend == "cpu" else {})
@@ -244,23 +292,28 @@ def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back):
         "TESTKIT_REMOTE": "%d,%d" % (from_worker, to_worker),
         # what the judge knows from the grader, not from the worker: the device the grader
         # queried itself, and which build the worker is (the race checker's caps the sizes)
-        "TESTKIT_GPU_INFO": ctx.device, "TESTKIT_RACE_CHECKER": "1" if worker.race else "0"})
+        "TESTKIT_GPU_INFO": ctx.device[worker.backend],
+        "TESTKIT_RACE_CHECKER": "1" if worker.race else "0",
+        "TESTKIT_PROGRESS": str(progress)})
     try:
         with wall.create_log(os.path.join(logs, "worker.txt")) as wlog, \
                 wall.create_log(os.path.join(logs, "judge.txt")) as jlog:
-            wp = wall.spawn([worker.path, str(from_judge), str(to_judge)],
+            wp = wall.spawn(no_aslr(worker.race) + [worker.path, str(from_judge), str(to_judge)],
                             "/tmp" if in_jail else wdir, worker_env, wlog, ctx.ids.who(uid),
                             limits(args, timeout), (from_judge, to_judge), jail)
             jwho = (wall.judge_id(), wall.judge_id()) if wall.ISOLATED else None
             jp = wall.spawn(judge_argv, jdir, judge_env, jlog, jwho, (),
-                            (from_worker, to_worker))
+                            (from_worker, to_worker, progress))
     finally:
-        for fd in (to_worker, from_judge, from_worker, to_judge):
+        for fd in (to_worker, from_judge, from_worker, to_judge, progress):
             os.close(fd)
     watch = wall.Watch(uid, {wp.pid}, args.memory_limit << 20, args.disk_limit << 20,
                        [] if in_jail else [wdir], in_jail)
     watch.start()
-    jrc, timed_out = wall.finish(jp, timeout)
+    if watch_progress:
+        jrc, timed_out, stopped = wait_watching(jp, timeout, progress_path, watch_progress, watch)
+    else:
+        (jrc, timed_out), stopped = wall.finish(jp, timeout), ""
     wrc, _ = wall.finish(wp, 2.0)  # it ends when the judge's end of the pipe closes
     if in_jail and wrc is not None and wrc > 128:
         wrc = 128 - wrc  # bwrap exits 128 + N when its child dies of signal N
@@ -269,12 +322,15 @@ def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back):
     wall.clean_up(uid, in_jail)
     if not in_jail:
         shutil.rmtree(wdir, ignore_errors=True)
-    found = None if timed_out else read_back(jdir)
+    found = None if timed_out or stopped else read_back(jdir)
     shutil.rmtree(jdir, ignore_errors=True)
     return {"found": found, "timed_out": timed_out, "exceeded": watch.exceeded, "wrc": wrc,
             "jrc": jrc, "secs": time.monotonic() - start, "tasks": watch.tasks,
-            "judged": tail(os.path.join(logs, "judge.txt"), 1 << 20).replace(ctx.tree + os.sep, ""),
-            "printed": tail(os.path.join(logs, "worker.txt"), 1 << 20).replace(ctx.tree + os.sep, "")}
+            "stopped": stopped, "start": start,
+            "progress": wall.read_bounded(progress_path, 1 << 20, tail=False)[0].decode(
+                "utf-8", errors="replace"),
+            "judged": tail(os.path.join(logs, "judge.txt"), LOG_LIMIT).replace(ctx.tree + os.sep, ""),
+            "printed": tail(os.path.join(logs, "worker.txt"), LOG_LIMIT).replace(ctx.tree + os.sep, "")}
 
 
 def verdict(args, found, timed_out, exceeded, wrc, judged, printed, timeout, secs):
@@ -287,8 +343,12 @@ def verdict(args, found, timed_out, exceeded, wrc, judged, printed, timeout, sec
     output = clip(shown)
     both = judged + "\n" + printed
     if timed_out:
-        status, why = "timeout", ("did not finish within its time limit of %.0f s (a hang: "
-                                  "an endless loop, or threads waiting on each other?)" % timeout)
+        cases = [line for line in judged.splitlines() if line.startswith("case: ")]
+        status, why = "timeout", ("a hang: it did not finish within its time limit of %.0f s "
+                                  "(an endless loop, or threads waiting on each other?)%s%s" % (
+                                      timeout, "; it was at " + cases[-1][6:] if cases else "",
+                                      "; " + running_kernel(printed) if running_kernel(printed)
+                                      else ""))
     elif exceeded:
         status, why = "crashed", "stopped: it went past the limit on " + exceeded
     elif found is None:
@@ -309,6 +369,13 @@ def verdict(args, found, timed_out, exceeded, wrc, judged, printed, timeout, sec
     else:
         status, why = "failed", "failed: " + failure_text(both, found[1])
     return {"status": status, "why": why, "output": output, "secs": secs}
+
+
+def running_kernel(printed):
+    """The kernel that a worker stopped for running too long was in, as the CPU backend says
+    when it is told to stop (its "cuda-cpu: stopped in kernel ..." line), or ""."""
+    lines = [line for line in printed.splitlines() if line.startswith("cuda-cpu: stopped in ")]
+    return lines[-1][len("cuda-cpu: "):][:300] if lines else ""
 
 
 def failure_text(output, message):
@@ -355,29 +422,37 @@ def skip_reason(output):
     return ""
 
 
-def sanitized(args):
+def sanitized(args, backend=None):
     """Whether the builds use the CPU backend's AddressSanitizer and UBSan: yes on the CPU
     backend (a memory bug fails its test with the kernel's line), unless SANITIZE=0."""
-    return "SANITIZE=1" in args.make_var or (args.backend == "cpu" and
+    return "SANITIZE=1" in args.make_var or ((backend or args.backend) == "cpu" and
                                              "SANITIZE=0" not in args.make_var)
 
 
+def backends(args):
+    """The backends a grading runs the tests on: the CPU backend; on a GPU, the GPU and the
+    CPU backend both (what only the CPU backend sees, a race that gives the right answer,
+    a barrier in a branch, must cost the test there too), unless --no-cpu-checks."""
+    return ["cuda", "cpu"] if args.backend == "cuda" and args.cpu_checks else [args.backend]
+
+
 def racechecked(args):
-    """Whether each test that passes runs again in the race checker's build (the CPU
-    backend's RACECHECK=1): a race that the plain build's answer hides (a lost update on a
-    total, a missing fence, blocks that overwrite each other's input) then costs the test."""
-    return args.backend == "cpu" and args.racecheck
+    """Whether each test runs again in the race checker's build (the CPU backend's
+    RACECHECK=1): a race that the plain build's answer hides (a lost update on a total, a
+    missing fence, blocks that overwrite each other's input) then costs the test."""
+    return "cpu" in backends(args) and args.racecheck
 
 
-def build_dir(args, labdir, race=False, tree="labs"):
+def build_dir(args, labdir, race=False, tree="labs", backend=None):
     """Where the Makefile puts a lab's binaries (common/mk/config.mk's $(B))."""
-    flavour = "-tsan" if race else "-asan" if sanitized(args) else ""
-    return os.path.join("build", args.backend + flavour, tree, labdir)
+    backend = backend or ("cpu" if race else args.backend)
+    flavour = "-tsan" if race else "-asan" if sanitized(args, backend) else ""
+    return os.path.join("build", backend + flavour, tree, labdir)
 
 
-def judge_path(args, labdir, lab, hidden=False):
+def judge_path(args, labdir, lab, hidden=False, backend=None):
     """Where the Makefile puts a lab's judge (common/mk/lab.mk's $(JB))."""
-    return os.path.join("build", "judge-" + args.backend, "labs", labdir,
+    return os.path.join("build", "judge-" + (backend or args.backend), "labs", labdir,
                         ("judge_hidden_" if hidden else "judge_") + lab)
 
 
@@ -386,11 +461,13 @@ def bench_judge_path(args, labdir, lab):
     return os.path.join("build", "judge-" + args.backend, "labs", labdir, "bench_" + lab)
 
 
-def make(args, tree, targets, log_path, race=False, ids=None, uid=None):
-    """Builds targets of a tree through the Makefile, as uid of ids (the submission's build
-    uid, for a tree with student code in it). Returns (ok, log)."""
-    cmd = (["make", "--no-print-directory", "-j%d" % args.jobs, "BACKEND=" + args.backend,
-            "SOLUTION=", "SANITIZE=%d" % sanitized(args)] + args.make_var +
+def make(args, tree, targets, log_path, race=False, ids=None, uid=None, backend=None):
+    """Builds targets of a tree through the Makefile, for backend (args.backend; the race
+    checker's build is the CPU backend's), as uid of ids (the submission's build uid, for a
+    tree with student code in it). Returns (ok, log)."""
+    backend = backend or ("cpu" if race else args.backend)
+    cmd = (["make", "--no-print-directory", "-j%d" % args.jobs, "BACKEND=" + backend,
+            "SOLUTION=", "SANITIZE=%d" % sanitized(args, backend)] + args.make_var +
            (["RACECHECK=1"] if race else []) + list(targets))
     jail = sandbox.Jail(rw=[tree], tmp_bytes=jail_bytes(args)) if uid is not None else None
     rc, timed_out, _, exceeded = run_limited(

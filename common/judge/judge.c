@@ -18,6 +18,7 @@
 enum { TEXT_MAX = 512 }; /* the longest CUDA failure text kept from an answer */
 
 static int to_worker = -1, from_worker = -1;
+static int worker_gone; /* it stopped answering: the tests after this one cannot run */
 
 static void connect_worker(const char *name)
 {
@@ -142,6 +143,7 @@ long long remote_call(const char *name, const char *format, ...)
     va_end(ap);
     if (remote_send(to_worker, &m) || remote_recv(from_worker, &m, answer_max)) {
         remote_free(&m);
+        worker_gone = 1;
         fail_msg("%s: the code under test stopped answering (it crashed, or exited): the "
                  "grader says how it ended",
                  name);
@@ -153,6 +155,7 @@ long long remote_call(const char *name, const char *format, ...)
         va_end(ap);
         free(text);
         remote_free(&m);
+        worker_gone = 1; /* what it says next cannot be trusted to be an answer */
         fail_msg("%s: the code under test answered out of protocol", name);
     }
     va_end(ap);
@@ -239,4 +242,15 @@ int testkit_race_checker(void)
 void testkit_counts(uint64_t counts[2])
 {
     remote_call("counts", "o", counts, 2 * sizeof counts[0]);
+}
+
+void testkit_mark(const char *test)
+{
+    fprintf(stderr, "%s%s\n", TESTKIT_MARK, test);
+    remote_call("mark", "s", test);
+}
+
+int testkit_worker_gone(void)
+{
+    return worker_gone;
 }

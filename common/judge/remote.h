@@ -62,6 +62,10 @@ struct remote_op {
     long long (*call)(struct remote_arg *arg);
 };
 
+/* The line that starts a test in the judge's and the worker's output, then the test's name:
+ * the grader splits their output by test where it runs several tests in one pair. */
+#define TESTKIT_MARK "@@ testkit: test "
+
 /* The lab's calls (tests/remote_labNN_*.c, the worker's half). */
 extern const struct remote_op remote_lab_ops[];
 extern const size_t remote_lab_nops;

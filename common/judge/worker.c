@@ -56,6 +56,16 @@ static long long call_setenv(struct remote_arg *a)
     return 0;
 }
 
+/* A test begins: its name on a line of our output, so that the grader can tell which test
+ * the lines after it belong to (what the code under test prints, a sanitizer's report). */
+static long long call_mark(struct remote_arg *a)
+{
+    fflush(stdout);
+    fprintf(stderr, "\n%s%s\n", TESTKIT_MARK, a[0].p ? (const char *)a[0].p : "?");
+    fflush(stderr);
+    return 0;
+}
+
 static long long call_counts(struct remote_arg *a)
 {
     if (a[0].bytes != 2 * sizeof(uint64_t))
@@ -73,6 +83,7 @@ static const struct remote_op common_ops[] = {
     {"gpu_sync", "", call_gpu_sync},
     {"setenv", "ss", call_setenv},
     {"counts", "o", call_counts},
+    {"mark", "s", call_mark},
 };
 
 static const struct remote_op *find_op(const char *name, const char *format)

@@ -229,6 +229,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True  # no __pycache__ left in common/grade/ or here
 import grade  # noqa: E402  (the module under test, found through the path above)
 from attacks import Attacks  # noqa: E402,F401  (cheating submissions: unittest finds it here)
+from attacks_wall import SwapAfterCheck, WallFallback, WallJailed  # noqa: E402,F401  (wall v3)
+from faults import HostFaults  # noqa: E402,F401  (a fault of the machine is nobody's grade)
 
 BACKEND = "cpu"
 MAKE_VARS = []  # on a GPU: --make-var ARCH=native, one architecture, not the fat binary
@@ -607,10 +609,11 @@ class Parts(unittest.TestCase):
         grade.run.judge_and_worker = stub
         ctx = argparse.Namespace(ids=grade.wall.Ids(1))
         try:
-            for backend in ("cuda", "cpu"):
-                args = argparse.Namespace(backend=backend)
+            for backend in ("cuda", "cpu"):  # a GPU grading's CPU runs too: the worker's
+                args = argparse.Namespace(backend="cuda")
                 calls.clear()
-                result = grade.run_test(args, ctx, "judge", "worker", "t", 1, "tag")
+                result = grade.run_test(args, ctx, "judge", grade.run.Worker("w", backend, False),
+                                        "t", 1, "tag")
                 self.assertEqual(calls, [False, True] if backend == "cuda" else [False])
                 self.assertEqual(result["status"], "passed" if backend == "cuda" else "crashed")
         finally:

@@ -94,11 +94,12 @@ static void block_edges(int v)
 
 /* The input 1, 2 and 3 ints past a 16-byte boundary (and 4, which is one): a kernel must not
  * assume more alignment than an int's unless its launcher checks for it, as the int4 variants'
- * does (LAB_EINVAL). The result's slot sits in a poisoned buffer: nothing else is written. */
+ * does (LAB_EINVAL). The result's slot sits in a poisoned buffer: nothing else is written.
+ * Under the race checker, the first size only (its 2^15). */
 static void unaligned_input(int v)
 {
     static const size_t sizes[] = {5003, 100003};
-    for (size_t s = 0; s < COUNT(sizes); s++)
+    for (size_t s = 0; s < COUNT(sizes) && sizes[s] <= testkit_max_size(); s++)
         for (size_t shift = 1; shift <= 4; shift++) {
             size_t n = sizes[s];
             if (reduce_facts[v].int4_loads && shift % 4) {
