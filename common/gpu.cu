@@ -1,6 +1,9 @@
 /* Device buffers and copies behind the C interface of gpu.h (device.cu: the device's facts). */
 #include "check.h"
 #include "gpu.h"
+#ifdef CUDA_CPU_BACKEND
+#include <cuda_cpu.h>
+#endif
 
 struct gpu_buf gpu_alloc(size_t bytes)
 {
@@ -8,6 +11,21 @@ struct gpu_buf gpu_alloc(size_t bytes)
     if (bytes > 0) {
         CUDA_CHECK(cudaMalloc(&buf.ptr, bytes));
         gpu_poison(buf);
+    }
+    return buf;
+}
+
+struct gpu_buf gpu_alloc_zeroed(size_t bytes)
+{
+    struct gpu_buf buf = {NULL, bytes};
+    if (bytes > 0) {
+#ifdef CUDA_CPU_BACKEND
+        CUDA_CHECK(cuda_cpu_malloc_zeroed(&buf.ptr, bytes));
+#else
+        CUDA_CHECK(cudaMalloc(&buf.ptr, bytes));
+        CUDA_CHECK(cudaMemset(buf.ptr, 0, bytes));
+        CUDA_CHECK(cudaDeviceSynchronize());
+#endif
     }
     return buf;
 }
