@@ -411,12 +411,15 @@ class Parts(unittest.TestCase):
                           "    TESTKIT_HOST(ref), TESTKIT_GIVEN(args),\n#ifdef BACKEND_CUDA\n"
                           "    TESTKIT_GIVEN(lib),\n#else\n    TESTKIT_TEST(cpu),\n#endif\n"
                           "#ifndef NDEBUG\n    TESTKIT_VARIANTS(works), TESTKIT_TEST(other),\n"
-                          "#endif\n    TESTKIT_EACH(twice),\n};")
+                          "#endif\n    TESTKIT_EACH(twice),\n#ifdef BACKEND_CPU\n"
+                          "    TESTKIT_EACH_EXCEPT(far, X_SLOW),\n#else\n    TESTKIT_EACH(far),\n"
+                          "#endif\n};")
         each = ["twice.fast", "twice.slow"]
         self.assertEqual(grade.names_in_sources([path]),
-                         ["ref", "args", "cpu", "fast", "slow", "other"] + each)
+                         ["ref", "args", "cpu", "fast", "slow", "other"] + each + ["far.fast"])
         self.assertEqual(grade.names_in_sources([path], "cuda"),
-                         ["ref", "args", "lib", "fast", "slow", "other"] + each)
+                         ["ref", "args", "lib", "fast", "slow", "other"] + each +
+                         ["far.fast", "far.slow"])
         self.assertEqual(grade.names_in_sources([path], given_only=True), ["ref", "args"])
 
     def test_names_from_sources_are_the_judges(self):
