@@ -739,7 +739,8 @@ def grade_lab(args, ctx, num, labdir, submission_note):
         unknown = sorted(p for p in table if not any(fnmatch.fnmatchcase(n, p) for n in anywhere))
         if unknown:
             lab.notes.append("points for tests that do not exist (typo?): " + ", ".join(unknown))
-        chosen = [n for n in names if not args.tests or n in args.tests]
+        chosen = [n for n in names
+                  if not args.tests or any(fnmatch.fnmatchcase(n, p) for p in args.tests)]
         results = {}
         if worker:
             start = time.monotonic()
@@ -1025,7 +1026,8 @@ def parse_args(argv):
                     "with OUT/class.csv")
     ap.add_argument("--solution", action="store_true", help="grade solutions/ (full marks)")
     ap.add_argument("--lab", action="append", default=[], help="NN or labNN; repeatable")
-    ap.add_argument("--tests", nargs="+", help="grade only these tests (names; 'perf')")
+    ap.add_argument("--tests", nargs="+",
+                    help="grade only these tests (names or patterns: 'past_2_32.*'; 'perf')")
     ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("--out", default="grade", help="where results.json and labNN.xml go")
     ap.add_argument("--test-timeout", type=float, default=120.0, help="seconds per test")
