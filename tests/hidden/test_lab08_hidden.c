@@ -136,6 +136,7 @@ static void past_2_32(int v)
     size_t ranks[2 * FAR_ROWS + 1][2], count = 0,
                                        scratch_bytes = repeat_scratch_bytes(v, FAR_W, FAR_H);
     float *rep = malloc(rw * rh * sizeof(float)), *period = NULL, got[FAR_SIDE];
+    char why[1200] = "";
     int *k = malloc(rw * rh * sizeof(int));
     struct lattice l;
 #ifdef BACKEND_CUDA
@@ -189,20 +190,25 @@ static void past_2_32(int v)
     gpu_sync();
     testkit_window(NULL, 0);
     for (int r = 0; r < FAR_ROWS; r++)
-        for (int c = 0; c < 2; c++) {
-            size_t y = rows[r], at = y * FAR_W + cols[c];
+        for (int c = 0; c < 2; c++) { /* the first wrong point of each piece, said in why */
+            size_t y = rows[r], at = y * FAR_W + cols[c], used = strlen(why);
             struct gpu_buf part = {(float *)target.ptr + at, sizeof got};
             gpu_download(got, part, sizeof got);
             for (size_t j = 0; j < FAR_SIDE; j++) {
                 size_t x = cols[c] + j;
                 float want =
                     lattice ? period[y % l.py * l.px + x % l.px] : rep[y % rh * rw + x % rw];
-                if (memcmp(&got[j], &want, sizeof want))
-                    fail_msg("%s, %d x %d, repeater %zu x %zu: target[%zu] (row %zu, column %zu) "
-                             "is %g, want %g (an offset that wraps at 2^31 or 2^32?)",
-                             name, FAR_W, FAR_H, rw, rh, at + j, y, x, got[j], want);
+                if (memcmp(&got[j], &want, sizeof want)) {
+                    snprintf(why + used, sizeof why - used,
+                             "%starget[%zu] (row %zu, column %zu) is %g, want %g", used ? "; " : "",
+                             at + j, y, x, got[j], want);
+                    break;
+                }
             }
         }
+    if (why[0])
+        fail_msg("%s, %d x %d, repeater %zu x %zu: %s (an offset that wraps at 2^31 or 2^32?)",
+                 name, FAR_W, FAR_H, rw, rh, why);
     gpu_free(&target);
     gpu_free(&drep);
     gpu_free(&scratch);
