@@ -210,7 +210,7 @@ struct Job {
     size_t smem;
     Order order;
     unsigned long long seed, nblocks;
-    unsigned long long mult, add; // RANDOM: the k-th block picked is (mult k + add) % nblocks
+    unsigned long long mult, add; // RANDOM: the k-th block picked is (mult k + add) % count
     Window window;                // the blocks that run (CUDA_CPU_WINDOW): all but in tests
     bool strict;
     std::atomic<unsigned long long> next{0};

@@ -18,8 +18,8 @@ namespace cucc {
 
 unsigned long long Window::block(unsigned long long k) const
 {
-    if (runs.size() == 1) // every launch without a window
-        return runs[0].first + k;
+    if (runs.empty()) // every launch without a window: all its blocks
+        return k;
     size_t i = std::upper_bound(before.begin(), before.end(), k) - before.begin() - 1;
     return runs[i].first + (k - before[i]);
 }
@@ -52,31 +52,31 @@ bool window_of(const char *spec, unsigned long long nblocks, unsigned long long 
     using Run = std::pair<unsigned long long, unsigned long long>;
     std::vector<Run> runs;
     w = Window();
-    if (!spec || !*spec) {
-        runs.push_back({0, nblocks - 1});
-    } else {
-        unsigned __int128 size = (unsigned __int128)nblocks * threads;
-        for (const char *s = spec;; s++) {
-            unsigned long long a, b;
-            if (!parse_range(s, a, b) || (*s && *s != ',')) {
-                why = "expected ranks A-B or A, separated by commas";
-                return false;
-            }
-            if (b - a >= size) {
-                runs.push_back({0, nblocks - 1});
-            } else {
-                unsigned long long first = (unsigned long long)(a % size / threads);
-                unsigned long long last = (unsigned long long)(b % size / threads);
-                if (a % size <= b % size) {
-                    runs.push_back({first, last});
-                } else { // the ranks wrap around the grid's end
-                    runs.push_back({first, nblocks - 1});
-                    runs.push_back({0, last});
-                }
-            }
-            if (!*s)
-                break;
+    if (!spec || !*spec) { // nothing to allocate at each launch
+        w.count = nblocks;
+        return true;
+    }
+    unsigned __int128 size = (unsigned __int128)nblocks * threads;
+    for (const char *s = spec;; s++) {
+        unsigned long long a, b;
+        if (!parse_range(s, a, b) || (*s && *s != ',')) {
+            why = "expected ranks A-B or A, separated by commas";
+            return false;
         }
+        if (b - a >= size) {
+            runs.push_back({0, nblocks - 1});
+        } else {
+            unsigned long long first = (unsigned long long)(a % size / threads);
+            unsigned long long last = (unsigned long long)(b % size / threads);
+            if (a % size <= b % size) {
+                runs.push_back({first, last});
+            } else { // the ranks wrap around the grid's end
+                runs.push_back({first, nblocks - 1});
+                runs.push_back({0, last});
+            }
+        }
+        if (!*s)
+            break;
     }
     std::sort(runs.begin(), runs.end());
     for (const Run &r : runs)

@@ -12,7 +12,7 @@
 namespace cucc {
 
 // The blocks of one launch that run: runs of linear block indices (x + gridDim.x (y +
-// gridDim.y z)), sorted and apart, in the order of their indices.
+// gridDim.y z)), sorted and apart, in the order of their indices; none: every block.
 struct Window {
     std::vector<std::pair<unsigned long long, unsigned long long>> runs; // [first, last]
     std::vector<unsigned long long> before; // how many blocks the runs before each hold
