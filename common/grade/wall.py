@@ -28,9 +28,14 @@ import tempfile
 import threading
 import time
 
+import sandbox
+
 ISOLATED = os.geteuid() == 0  # root: the student's code runs as uids of its own
 FIRST_ID = 200000             # where the uids and gids the grader takes begin
 SHARED_TMP = ("/tmp", "/var/tmp", "/dev/shm")  # where any uid may write
+# Where any uid may also leave a note for a later test (a lock file, a message queue): seen
+# only without jails (sandbox.py), where the grader cleans them after each test.
+SHARED_NOTES = ("/run/lock", "/var/lock", "/dev/mqueue")
 POLL = 0.25                   # seconds between two looks of a watch
 
 ID_LOCKS = "/run/lock/cuda-lab-grader" if os.path.isdir("/run/lock") else "/tmp/cuda-lab-grader"
@@ -181,16 +186,24 @@ def limits_for(cpu_secs, file_bytes, procs):
     return out
 
 
-def spawn(cmd, cwd, env, log, who=None, limits=(), pass_fds=()):
+def jailed(jail):
+    """Whether a process given jail runs in one (sandbox.py): root, and the kernel allows."""
+    return jail is not None and ISOLATED and sandbox.available()[0]
+
+
+def spawn(cmd, cwd, env, log, who=None, limits=(), pass_fds=(), jail=None):
     """Starts cmd in a session of its own, stdin empty, stdout and stderr into the open
-    file log, as who (uid, gid) with limits. A write past the file size limit fails
-    (SIGXFSZ ignored), so that a test still reports."""
+    file log, as who (uid, gid) with limits, in jail (a sandbox.Jail: its namespaces, where
+    the kernel allows them). A write past the file size limit fails (SIGXFSZ ignored), so
+    that a test still reports."""
     def prepare():
         for res, value in limits:
             resource.setrlimit(res, (value, value))
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     options = {"start_new_session": True, "pass_fds": pass_fds, "preexec_fn": prepare}
-    if who:
+    if jailed(jail):  # bwrap starts as root; setpriv drops to who inside
+        cmd, cwd = jail.argv(who, cwd) + list(cmd), "/"
+    elif who:
         options.update(user=who[0], group=who[1], extra_groups=[])
     with _procs:
         p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
@@ -305,6 +318,66 @@ def disk_bytes(uid, places):
     return total
 
 
+def deleted_open_bytes(pids):
+    """Bytes of the files that pids hold open after deleting them, which no folder shows."""
+    seen, total = set(), 0
+    for pid in pids:
+        try:
+            fds = os.listdir("/proc/%d/fd" % pid)
+        except OSError:
+            continue
+        for fd in fds:
+            path = "/proc/%d/fd/%s" % (pid, fd)
+            try:
+                if not os.readlink(path).endswith(" (deleted)"):
+                    continue
+                st = os.stat(path)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_blocks * 512
+    return total
+
+
+IPC_RMID = 0
+IPC_TABLES = (("shm", "shmctl"), ("sem", "semctl"), ("msg", "msgctl"))
+
+
+def remove_ipc(uid):
+    """Deletes the System V shared memory, semaphores and message queues that uid owns or
+    made (/proc/sysvipc lists them), which outlive their processes."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for table, call in IPC_TABLES:
+        try:
+            with open("/proc/sysvipc/" + table, encoding="utf-8") as f:
+                header = f.readline().split()
+                rows = [dict(zip(header, line.split())) for line in f]
+        except OSError:
+            continue
+        for row in rows:
+            try:
+                if uid in (int(row["uid"]), int(row["cuid"])):
+                    ident = int(row["shmid" if table == "shm" else
+                                    "semid" if table == "sem" else "msqid"])
+                    if table == "sem":
+                        getattr(libc, call)(ident, 0, IPC_RMID)
+                    else:
+                        getattr(libc, call)(ident, IPC_RMID, None)
+            except (KeyError, ValueError):
+                pass
+
+
+def clean_up(uid, jail=False):
+    """After a process of uid that ran without a jail: its files in the folders that any
+    uid may write, and its System V objects, so that no note reaches a later test (uids
+    are reused). In a jail they ended with its namespaces."""
+    if uid is None or jail:
+        return
+    remove_owned(uid, SHARED_TMP + SHARED_NOTES)
+    remove_ipc(uid)
+
+
 def remove_owned(uid, places):
     """Deletes what uid left in places: its files and folders at their top level."""
     for top in places:
@@ -331,10 +404,11 @@ class Watch(threading.Thread):
     fills in the shared folders and in its own. Past a limit it kills them all and says
     which limit in .exceeded."""
 
-    def __init__(self, uid, sessions, memory, disk, places):
+    def __init__(self, uid, sessions, memory, disk, places, jail=False):
         super().__init__(daemon=True)
         self.uid, self.sessions, self.memory, self.disk = uid, sessions, memory, disk
-        self.places = list(SHARED_TMP) + list(places)
+        self.places = list(SHARED_TMP + SHARED_NOTES) + list(places)
+        self.jail = jail  # its files are in its jail's tmpfs mounts (sandbox.tmp_used)
         self.exceeded = ""
         self.tasks = 0  # the most processes and threads seen at once (RLIMIT_NPROC's count)
         self.done = threading.Event()
@@ -357,8 +431,7 @@ class Watch(threading.Thread):
             self.tasks = max(self.tasks, tasks(pids))
             if self.memory and rss_bytes(pids) > self.memory:
                 self.exceeded = "memory: more than %d MiB resident" % (self.memory >> 20)
-            elif self.disk and self.uid is not None and \
-                    disk_bytes(self.uid, self.places) > self.disk:
+            elif self.disk and self.uid is not None and self.written(pids) > self.disk:
                 self.exceeded = "disk: more than %d MiB of files written" % (self.disk >> 20)
             if self.exceeded:
                 for pid in pids:
@@ -367,6 +440,11 @@ class Watch(threading.Thread):
                     except OSError:
                         pass
                 return
+
+    def written(self, pids):
+        if self.jail:
+            return max([sandbox.tmp_used(pid) for pid in pids[:1]] + [0])
+        return disk_bytes(self.uid, self.places) + deleted_open_bytes(pids)
 
     def stop(self):
         self.done.set()

@@ -232,9 +232,15 @@ void testkit_setenv(const char *name, const char *value)
     remote_call("setenv", "ss", name, value);
 }
 
+/* Which build the worker is, the grader knows (it built both): never the worker's word,
+ * since the race checker's build caps the tests' sizes. */
 int testkit_race_checker(void)
 {
-    return (int)remote_call("race_checker", "");
+    const char *build = getenv("TESTKIT_RACE_CHECKER");
+    if (!build || (strcmp(build, "0") && strcmp(build, "1")))
+        fail_msg("judge: TESTKIT_RACE_CHECKER is not 0 or 1: the grader says which build the "
+                 "worker is; this judge runs only under the grader");
+    return build[0] == '1';
 }
 
 void testkit_counts(uint64_t counts[2])

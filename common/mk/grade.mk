@@ -22,7 +22,9 @@ GRADE_FLAGS = --backend $(BACKEND) --out "$(GRADE_OUT)" $(if $(STUDENT),--studen
   $(foreach v,ARCH WERROR SANITIZE,$(if $(filter command line,$(origin $(v))),--make-var "$(v)=$($(v))"))
 
 .PHONY: grade dist test-grader
-grade: $(BUILD)/.need-cmocka $(BUILD)/.need-python3
+# As root the grader jails the student's code with bubblewrap (common/grade/sandbox.py);
+# without root there is no wall to build, and it needs nothing more.
+grade: $(BUILD)/.need-cmocka $(BUILD)/.need-python3 $(if $(filter 0,$(shell id -u)),$(BUILD)/.need-bubblewrap)
 	@python3 common/grade/grade.py $(GRADE_FLAGS)
 dist: $(BUILD)/.need-python3
 	@python3 common/grade/dist.py $(if $(LAB),--lab $(LAB))

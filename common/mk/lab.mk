@@ -15,10 +15,18 @@ TESTKIT_OBJ := $(B)/common/testkit.o $(B)/common/testkit_here.o
 # device (device.cu); both are host code, which nvcc builds without kernels.
 JB := $(BUILD)/judge-$(BACKEND)
 JUDGE_CALLS := $(addprefix $(JB)/common/,lab.o rng.o ceilings.o judge/judge.o judge/remote.o)
-JUDGE_OBJS := $(JUDGE_CALLS) $(addprefix $(JB)/common/,testkit.o judge/worker_device.o)
+JUDGE_OBJS := $(JUDGE_CALLS) $(addprefix $(JB)/common/,testkit.o judge/judge_device.o judge/gpu_info_text.o)
 BENCH_JUDGE_OBJS := $(JUDGE_CALLS) \
   $(addprefix $(JB)/common/,driver.o bench.o cli.o timing.o device.o judge/clock.o)
 WORKER_OBJS := $(B)/common/judge/worker.o $(B)/common/judge/remote.o $(B)/common/testkit_here.o
+# The device as the grader sees it (common/judge/device_query.c), built with the backend's
+# own tools from our files alone: the judges get its line, not the worker's word.
+DEVICE_QUERY := $(B)/common/judge/device_query
+$(DEVICE_QUERY): $(B)/common/judge/device_query.o $(B)/common/judge/gpu_info_text.o $(COMMON_OBJS) $(BACKEND_DEPS)
+	$(Q)$(LINK) -o $@ $(filter %.o,$^) -lm
+# The race checker's canary (common/judge/race_canary.cu), in the RACECHECK=1 build.
+$(B)/common/judge/race_canary: $(B)/common/judge/race_canary.o $(BACKEND_DEPS)
+	$(Q)$(LINK) -o $@ $(filter %.o,$^)
 $(JB)/%.o: %.c | $(BUILD)/.need-cmocka
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(JUDGE_CFLAGS) $(DEPFLAGS) -DREMOTE_JUDGE $(DEFINES) $(INCLUDES) -c $< -o $@

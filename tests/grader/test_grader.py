@@ -369,12 +369,12 @@ class Parts(unittest.TestCase):
     def test_output_capped_and_hangs_killed(self):
         log = os.path.join(self.tmp, "log")
         args = argparse.Namespace(memory_limit=4096, disk_limit=1024, procs=512)
-        saved, grade.FILE_LIMIT = grade.FILE_LIMIT, 1 << 20
+        saved, grade.run.FILE_LIMIT = grade.run.FILE_LIMIT, 1 << 20
         try:
             rc, timed_out, _, _ = grade.run_limited(args, ["sh", "-c", "yes | head -c 5000000"],
                                                     self.tmp, grade.plain_env(self.tmp), 30, log)
         finally:
-            grade.FILE_LIMIT = saved
+            grade.run.FILE_LIMIT = saved
         self.assertFalse(timed_out)
         self.assertLessEqual(os.path.getsize(log), 1 << 20)
         rc, timed_out, secs, _ = grade.run_limited(args, ["sh", "-c", "sleep 60 & sleep 60"],
@@ -414,8 +414,24 @@ class Parts(unittest.TestCase):
         data, size = grade.wall.read_bounded(os.path.join(self.tmp, "big"), 100)
         self.assertEqual((len(data), size), (100, 5000))
         self.assertIsNone(grade.read_junit(os.path.join(self.tmp, "fifo"), "a"))
-        self.assertEqual(grade.read_submission(os.path.join(self.tmp, "link"))[0], None)
-        self.assertIn("symbolic link", grade.read_submission(os.path.join(self.tmp, "link"))[1])
+
+    def test_staging_takes_regular_files_and_follows_no_link(self):
+        self.write("sub/labs/lab01-x/k.cu", "ok")
+        self.write("sub/other/notes.txt", "not an exercise")
+        self.write("sub/big/k.cu", "x" * ((1 << 20) + 1))
+        os.symlink("/etc/passwd", os.path.join(self.tmp, "sub", "k.cu"))
+        os.mkfifo(os.path.join(self.tmp, "sub", "other", "k.cu"))
+        os.makedirs(os.path.join(self.tmp, "elsewhere"))
+        self.write("elsewhere/k.cu", "a secret beside it")
+        os.symlink(os.path.join(self.tmp, "elsewhere"), os.path.join(self.tmp, "sub", "lab01-x"))
+        dest = os.path.join(self.tmp, "staged")
+        refused = grade.sources.stage_submission(os.path.join(self.tmp, "sub"), dest, {"k.cu"})
+        found = sorted(os.path.relpath(os.path.join(d, f), dest)
+                       for d, _, files in os.walk(dest) for f in files)
+        self.assertEqual(found, ["labs/lab01-x/k.cu"])  # the link to a folder not entered
+        self.assertIn("symbolic link", refused["k.cu"])
+        self.assertIn("not a regular file", refused["other/k.cu"])
+        self.assertIn("larger than", refused["big/k.cu"])
 
     def test_submission_layouts(self):
         for rel in ("labs/lab01-x/k.cu", "lab01-x/k.cu", "k.cu", "deep/er/k.cu"):
@@ -613,8 +629,8 @@ class Parts(unittest.TestCase):
             return {"status": "passed" if alone else "crashed", "why": "", "secs": 0.0,
                     "output": "" if alone else "cudaMalloc: out of memory "
                                                 "(cudaErrorMemoryAllocation)"}
-        saved = grade.judge_and_worker
-        grade.judge_and_worker = stub
+        saved = grade.run.judge_and_worker
+        grade.run.judge_and_worker = stub
         ctx = argparse.Namespace(ids=grade.wall.Ids(1))
         try:
             for backend in ("cuda", "cpu"):
@@ -624,13 +640,13 @@ class Parts(unittest.TestCase):
                 self.assertEqual(calls, [False, True] if backend == "cuda" else [False])
                 self.assertEqual(result["status"], "passed" if backend == "cuda" else "crashed")
         finally:
-            grade.judge_and_worker = saved
+            grade.run.judge_and_worker = saved
 
     def test_json_written_when_the_grader_itself_fails(self):
         os.makedirs(os.path.join(self.tmp, "root"))  # a tree with no labs/: the grader fails
         out = os.path.join(self.tmp, "out")
         results, stdout, _ = run_grader(out, "--root", os.path.join(self.tmp, "root"))
-        self.assertEqual(results["score"], 0)
+        self.assertNotIn("score", results)  # nobody's score: the grader's own fault
         self.assertIn("the grader failed", results["output"])
 
     def test_not_submitted(self):

@@ -7,5 +7,5 @@ export DEBIAN_FRONTEND=noninteractive
 cd /autograder/source
 apt-get update -qq
 # shellcheck disable=SC2046  # one word per package (common/mk/packages.txt)
-apt-get install -y -qq --no-install-recommends $(common/packages.sh build) >/dev/null
+apt-get install -y -qq --no-install-recommends $(common/packages.sh build grade) >/dev/null
 make --no-print-directory BACKEND=cpu cpu-runtime

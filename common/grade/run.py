@@ -1,0 +1,436 @@
+"""Running the student's code for the judges: builds through the Makefile, and each test as
+a judge (our tests, no student code) and a worker (the student's code, walled off by
+wall.py) joined by two pipes; the verdict from the judge's XML, the worker's fate to
+explain a failure.
+"""
+import collections
+import concurrent.futures
+import contextlib
+import os
+import re
+import secrets
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import run_tests  # noqa: E402  (common/run_tests.py: how `make labNN test` explains a failure)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sandbox  # noqa: E402  (common/grade/sandbox.py: the namespaces of student code)
+import wall  # noqa: E402  (common/grade/wall.py: uids, limits, bounded reads)
+from report import OUTPUT_LIMIT, clip  # noqa: E402
+from sources import plain_env  # noqa: E402
+
+FILE_LIMIT = 64 << 20         # a test's code may write files up to this size (its log too)
+
+
+BUILD_FILE_LIMIT = 512 << 20  # a build's (objects, binaries)
+
+
+XML_LIMIT = 1 << 20           # the judge's cmocka XML, read at most this far
+
+
+class Worker(collections.namedtuple("Worker", "path backend race")):
+    """A build of the student's code: its path, its backend (cpu, cuda) and whether it is the
+    race checker's build. The grader built it, so it knows which (never asks it)."""
+
+
+STOP = threading.Event()  # set by SIGTERM: start no more tests, write what there is
+
+
+class GpuTurns:
+    """On a GPU, the tests of the submissions graded at once share the device, but a bench
+    has it alone: a time measured beside another submission's tests would be theirs too.
+    Tests take it shared, benches alone; a waiting bench goes before new tests."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.sharing, self.alone, self.waiting = 0, False, 0
+
+    @contextlib.contextmanager
+    def shared(self):
+        with self.cond:
+            self.cond.wait_for(lambda: not self.alone and not self.waiting)
+            self.sharing += 1
+        try:
+            yield
+        finally:
+            with self.cond:
+                self.sharing -= 1
+                self.cond.notify_all()
+
+    @contextlib.contextmanager
+    def exclusive(self):
+        with self.cond:
+            self.waiting += 1
+            self.cond.wait_for(lambda: not self.alone and not self.sharing)
+            self.waiting -= 1
+            self.alone = True
+        try:
+            yield
+        finally:
+            with self.cond:
+                self.alone = False
+                self.cond.notify_all()
+
+
+GPU = GpuTurns()
+
+
+class Stopped(Exception):
+    pass
+
+
+def stop(signum, frame):
+    STOP.set()
+    raise Stopped()
+
+
+class Context:
+    """Where one submission is graded: tree (its scratch tree, which its build uid owns and
+    its group may enter), work (the grader's alone: logs), runs (a folder per test run, the
+    worker's working folder), judges (the judges' tree, built once) and judge_runs (a folder
+    per test for the judge's XML), its ids, and device: the line of the device that the grader
+    queried itself (common/judge/device_query.c), which every judge gets."""
+
+    def __init__(self, scratch, tree, judges, ids, device):
+        self.tree, self.judges, self.ids, self.device = tree, judges, ids, device
+        self.work = os.path.join(scratch, "work")
+        self.runs = os.path.join(scratch, "runs")
+        self.judge_runs = tempfile.mkdtemp(prefix="runs-", dir=os.path.dirname(judges))
+        os.makedirs(self.work, mode=0o700)  # the logs: the grader's alone
+        os.makedirs(self.runs)
+        wall.own(self.runs, None, ids.group, 0o750)
+        wall.own(self.judge_runs, wall.judge_id(), wall.judge_id(), 0o700)
+
+
+def limits(args, secs, file_bytes=None, procs=None):
+    return wall.limits_for(secs * max(os.cpu_count() or 1, 1) + 5, file_bytes or FILE_LIMIT,
+                           procs or args.procs)
+
+
+def run_limited(args, cmd, cwd, env, timeout, log_path, ids=None, uid=None, file_bytes=None,
+                procs=None, places=(), jail=None):
+    """Runs cmd as uid of ids (a submission's build uid or test slot; None: the grader's
+    user) with the limits of student code, in jail where the kernel allows (sandbox.py),
+    output into log_path; places: folders of its own whose files count towards the disk
+    limit. Returns (returncode, timed_out, secs, exceeded): exceeded names the memory or
+    disk limit it went past, else "". Afterwards nothing of uid runs, and nothing it left
+    in the shared folders remains."""
+    start = time.monotonic()
+    with wall.create_log(log_path) as log:
+        p = wall.spawn(cmd, cwd, env, log, ids.who(uid) if ids else None,
+                       limits(args, timeout, file_bytes, procs), jail=jail)
+    watch = wall.Watch(uid, {p.pid}, args.memory_limit << 20, args.disk_limit << 20, places,
+                       wall.jailed(jail))
+    watch.start()
+    rc, timed_out = wall.finish(p, timeout)
+    watch.stop()
+    wall.sweep(uid)
+    wall.clean_up(uid, wall.jailed(jail))
+    return rc, timed_out, time.monotonic() - start, watch.exceeded
+
+
+def jail_bytes(args):
+    """The size of a jail's tmpfs mounts: a little over the disk limit, so that the watch
+    sees the limit passed (and says so) before a write fails for want of room."""
+    return (args.disk_limit << 20) + (16 << 20)
+
+
+def tail(path, limit=OUTPUT_LIMIT):
+    """The end of a log (never more than limit bytes read, no link followed)."""
+    data, size = wall.read_bounded(path, limit)
+    text = re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", "?",  # what XML cannot hold
+                  data.decode("utf-8", errors="replace"))
+    return ("[... %d bytes before this ...]\n" % (size - limit) if size > limit else "") + text
+
+
+def signal_name(rc):
+    try:
+        return "%s (signal %d)" % (signal.Signals(-rc).name, -rc)
+    except ValueError:
+        return "signal %d" % -rc
+
+
+def read_junit(path, name):
+    """(status, message) for test `name` from the judge's cmocka XML, or None when it
+    wrote none."""
+    data, size = wall.read_bounded(path, XML_LIMIT, tail=False)
+    if not data or size > XML_LIMIT:
+        return None
+    try:
+        tree = ET.fromstring(data)
+    except ET.ParseError:
+        return None
+    for case in tree.iter("testcase"):
+        if case.get("name") != name:
+            continue
+        for kind in ("failure", "error", "skipped"):
+            el = case.find(kind)
+            if el is not None:
+                message = "\n".join(t for t in (el.get("message"), el.text) if t and t.strip())
+                return ("skipped" if kind == "skipped" else "failed"), message.strip()
+        return "passed", ""
+    return None
+
+
+def run_test(args, ctx, judge, worker, name, timeout, tag):
+    """One test: the judge (our tests, no student code, as the judge's uid) and the worker
+    (the student's code, as a test slot's uid, with the limits) side by side, joined by two
+    pipes. The judge's XML alone says pass or fail; the worker's fate explains a failure.
+    On a GPU, a test that ran out of device memory beside others runs again with it alone.
+    Returns a dict: status (passed, failed, skipped, crashed, timeout), why (a line or a
+    few), output (the judge's and the worker's, cut), secs."""
+    uid = ctx.ids.borrow()
+    try:
+        result = judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid)
+        if args.backend == "cuda" and result["status"] != "passed" and \
+                "cudaErrorMemoryAllocation" in result["output"]:
+            # the device's memory went to the tests beside it: once more, the device alone
+            result = judge_and_worker(args, ctx, judge, worker, name, timeout, tag + "-alone",
+                                      uid, alone=True)
+        return result
+    finally:
+        ctx.ids.give_back(uid)
+
+
+def judge_and_worker(args, ctx, judge, worker, name, timeout, tag, uid, alone=False):
+    run = pair(args, ctx, [judge, name], worker, timeout, tag, uid,
+               lambda jdir: read_junit(os.path.join(jdir, "cmocka.xml"), name), alone)
+    result = verdict(args, None if run["timed_out"] else run["found"], run["timed_out"],
+                     run["exceeded"], run["wrc"], run["judged"], run["printed"], timeout,
+                     run["secs"])
+    if result["status"] != "passed" and uid is not None and run["tasks"] >= args.procs - 2:
+        result["why"] += ("\n(its code reached the limit of %d processes and threads, which may "
+                          "be why)" % args.procs)
+    return result
+
+
+def pair(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, alone=False):
+    """A judge (judge_argv, as the judge's uid, in a folder of its own) and the worker (as
+    uid, with the limits) joined by two pipes, until the judge ends; on a GPU, with the
+    device alone (a bench) or shared (GpuTurns). Returns a dict: found (what read_back(the
+    judge's folder) gave), timed_out, exceeded, wrc and jrc (how the worker and the judge
+    ended), judged and printed (their output), secs, tasks (the most processes and threads
+    the worker's uid had)."""
+    turn = contextlib.nullcontext() if args.backend != "cuda" else (
+        GPU.exclusive() if alone else GPU.shared())
+    with turn:
+        return pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back)
+
+
+def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back):
+    logs = os.path.join(ctx.work, tag)
+    jdir, wdir = os.path.join(ctx.judge_runs, tag), os.path.join(ctx.runs, tag)
+    jail = sandbox.Jail(ro=[ctx.tree], tmp_bytes=jail_bytes(args), gpu=worker.backend == "cuda")
+    in_jail = wall.jailed(jail)  # its folder is then its jail's /tmp
+    for d in (logs, jdir) + (() if in_jail else (wdir,)):
+        os.makedirs(d)
+    wall.own(jdir, wall.judge_id(), wall.judge_id(), 0o700)
+    if not in_jail:
+        wall.own(wdir, uid, ctx.ids.group, 0o700)
+    from_judge, to_worker = os.pipe()  # each a pipe's read end, then its write end
+    from_worker, to_judge = os.pipe()
+    start = time.monotonic()
+    worker_env = plain_env("/tmp" if in_jail else wdir,
+                           {"CUDA_CPU_STRICT": "1"} if worker.backend == "cpu" else {})
+    judge_env = plain_env(jdir, {  # the seed: the judge's alone, printed in its output
+        "CMOCKA_MESSAGE_OUTPUT": "xml", "CMOCKA_XML_FILE": os.path.join(jdir, "cmocka.xml"),
+        "TESTKIT_CASES": "1", "TEST_SEED": str(secrets.randbits(63)),
+        "TESTKIT_REMOTE": "%d,%d" % (from_worker, to_worker),
+        # what the judge knows from the grader, not from the worker: the device the grader
+        # queried itself, and which build the worker is (the race checker's caps the sizes)
+        "TESTKIT_GPU_INFO": ctx.device, "TESTKIT_RACE_CHECKER": "1" if worker.race else "0"})
+    try:
+        with wall.create_log(os.path.join(logs, "worker.txt")) as wlog, \
+                wall.create_log(os.path.join(logs, "judge.txt")) as jlog:
+            wp = wall.spawn([worker.path, str(from_judge), str(to_judge)],
+                            "/tmp" if in_jail else wdir, worker_env, wlog, ctx.ids.who(uid),
+                            limits(args, timeout), (from_judge, to_judge), jail)
+            jwho = (wall.judge_id(), wall.judge_id()) if wall.ISOLATED else None
+            jp = wall.spawn(judge_argv, jdir, judge_env, jlog, jwho, (),
+                            (from_worker, to_worker))
+    finally:
+        for fd in (to_worker, from_judge, from_worker, to_judge):
+            os.close(fd)
+    watch = wall.Watch(uid, {wp.pid}, args.memory_limit << 20, args.disk_limit << 20,
+                       [] if in_jail else [wdir], in_jail)
+    watch.start()
+    jrc, timed_out = wall.finish(jp, timeout)
+    wrc, _ = wall.finish(wp, 2.0)  # it ends when the judge's end of the pipe closes
+    if in_jail and wrc is not None and wrc > 128:
+        wrc = 128 - wrc  # bwrap exits 128 + N when its child dies of signal N
+    watch.stop()
+    wall.sweep(uid)
+    wall.clean_up(uid, in_jail)
+    if not in_jail:
+        shutil.rmtree(wdir, ignore_errors=True)
+    found = None if timed_out else read_back(jdir)
+    shutil.rmtree(jdir, ignore_errors=True)
+    return {"found": found, "timed_out": timed_out, "exceeded": watch.exceeded, "wrc": wrc,
+            "jrc": jrc, "secs": time.monotonic() - start, "tasks": watch.tasks,
+            "judged": tail(os.path.join(logs, "judge.txt"), 1 << 20).replace(ctx.tree + os.sep, ""),
+            "printed": tail(os.path.join(logs, "worker.txt"), 1 << 20).replace(ctx.tree + os.sep, "")}
+
+
+def verdict(args, found, timed_out, exceeded, wrc, judged, printed, timeout, secs):
+    """A test's status from the judge's verdict (found) and the worker's end (wrc)."""
+    report = sanitizer_report(printed + "\n" + judged)
+    shown = judged.rstrip()
+    if printed.strip():
+        shown += "\n--- what the code under test printed ---\n" + (
+            trim_report(printed) if report else printed).rstrip()
+    output = clip(shown)
+    both = judged + "\n" + printed
+    if timed_out:
+        status, why = "timeout", ("did not finish within its time limit of %.0f s (a hang: "
+                                  "an endless loop, or threads waiting on each other?)" % timeout)
+    elif exceeded:
+        status, why = "crashed", "stopped: it went past the limit on " + exceeded
+    elif found is None:
+        status, why = "crashed", ("the judge gave no verdict (a fault of the grader's: tell the "
+                                  "instructor)")
+    elif found[0] == "passed":
+        status, why = "passed", "passed"
+    elif found[0] == "skipped":
+        status, why = "skipped", ("skipped, which scores nothing: " +
+                                  (skip_reason(judged) or "the test could not run here"))
+    elif report:
+        status, why = "crashed", "crashed: " + report
+    elif wrc is not None and wrc < 0 and wrc != -signal.SIGKILL:
+        status, why = "crashed", "crashed: %s" % signal_name(wrc)
+    elif "stopped answering" in judged:
+        status, why = "crashed", ("the code under test ended during the test (exit status %s): "
+                                  "exit() or abort in it?" % wrc)
+    else:
+        status, why = "failed", "failed: " + failure_text(both, found[1])
+    return {"status": status, "why": why, "output": output, "secs": secs}
+
+
+def failure_text(output, message):
+    """Why a test failed, in a few lines: the backend's reports and the test's messages
+    (cmocka prints them, its XML keeps only "file:line: error: Failure!"), then where."""
+    shown = [line for line in run_tests.explain("failed", output.splitlines(), 0)
+             if line != "failed"]
+    where = re.search(r"(\S+:\d+): error", message or "")
+    if where:
+        shown.append("(the test's check at %s)" % where.group(1))
+    return clip("\n".join(shown) or message or "see the output", OUTPUT_LIMIT // 2)
+
+
+def race_lines(output, limit=6):
+    """The race checker's and the strict mode's reports in a test's output (the CPU
+    backend's "cuda-cpu: race ..." lines, which name the kernel and its lines)."""
+    return [line[:300] for line in output.splitlines() if line.startswith("cuda-cpu: ")][:limit]
+
+
+def sanitizer_report(output):
+    """An AddressSanitizer or UBSan report in a few lines (the kind, the lab's lines it went
+    through, where the memory came from, the case the test was at), or ""."""
+    lines = output.splitlines()
+    found = run_tests.sanitizer_summary(lines)
+    if not found:
+        return ""
+    cases = [line[len("case: "):] for line in lines if line.startswith("case: ")]
+    return clip("\n".join(found + (["the test was at: " + cases[-1]] if cases else [])),
+                OUTPUT_LIMIT // 2)
+
+
+def trim_report(output):
+    """The output without the sanitizer's dump (runtime frames, shadow bytes), which the
+    report's summary replaces; the lines before it (seed, cases, messages) stay."""
+    start = re.search(r"^(=+\n)?==\d+==ERROR: |^\S+:\d+:\d+: runtime error: ", output, re.M)
+    return output[:start.start()].rstrip() + "\n[the sanitizer's report, in short, is above]" \
+        if start else output
+
+
+def skip_reason(output):
+    for line in output.splitlines():
+        if "skip" in line.lower() and "SKIPPED" not in line:
+            return line.strip()[:300]
+    return ""
+
+
+def sanitized(args):
+    """Whether the builds use the CPU backend's AddressSanitizer and UBSan: yes on the CPU
+    backend (a memory bug fails its test with the kernel's line), unless SANITIZE=0."""
+    return "SANITIZE=1" in args.make_var or (args.backend == "cpu" and
+                                             "SANITIZE=0" not in args.make_var)
+
+
+def racechecked(args):
+    """Whether each test that passes runs again in the race checker's build (the CPU
+    backend's RACECHECK=1): a race that the plain build's answer hides (a lost update on a
+    total, a missing fence, blocks that overwrite each other's input) then costs the test."""
+    return args.backend == "cpu" and args.racecheck
+
+
+def build_dir(args, labdir, race=False, tree="labs"):
+    """Where the Makefile puts a lab's binaries (common/mk/config.mk's $(B))."""
+    flavour = "-tsan" if race else "-asan" if sanitized(args) else ""
+    return os.path.join("build", args.backend + flavour, tree, labdir)
+
+
+def judge_path(args, labdir, lab, hidden=False):
+    """Where the Makefile puts a lab's judge (common/mk/lab.mk's $(JB))."""
+    return os.path.join("build", "judge-" + args.backend, "labs", labdir,
+                        ("judge_hidden_" if hidden else "judge_") + lab)
+
+
+def bench_judge_path(args, labdir, lab):
+    """Where the Makefile puts a lab's bench judge (on a GPU only)."""
+    return os.path.join("build", "judge-" + args.backend, "labs", labdir, "bench_" + lab)
+
+
+def make(args, tree, targets, log_path, race=False, ids=None, uid=None):
+    """Builds targets of a tree through the Makefile, as uid of ids (the submission's build
+    uid, for a tree with student code in it). Returns (ok, log)."""
+    cmd = (["make", "--no-print-directory", "-j%d" % args.jobs, "BACKEND=" + args.backend,
+            "SOLUTION=", "SANITIZE=%d" % sanitized(args)] + args.make_var +
+           (["RACECHECK=1"] if race else []) + list(targets))
+    jail = sandbox.Jail(rw=[tree], tmp_bytes=jail_bytes(args)) if uid is not None else None
+    rc, timed_out, _, exceeded = run_limited(
+        args, cmd, tree, plain_env(tree, {"TMPDIR": "/tmp"} if wall.jailed(jail) else {}),
+        args.build_timeout, log_path, ids, uid, file_bytes=BUILD_FILE_LIMIT,
+        procs=max(args.procs, 4 * args.jobs + 64), jail=jail)
+    log = tail(log_path, 12000).replace(tree + os.sep, "")
+    if timed_out:
+        return False, log + "\n(the build did not finish within %.0f s)" % args.build_timeout
+    if exceeded:
+        return False, log + "\n(the build went past the limit on %s)" % exceeded
+    return rc == 0, log
+
+
+def compiler_message(log):
+    """The lines of a failed build worth reading: the diagnostics, not make's echo."""
+    keep = [line for line in log.splitlines()
+            if re.search(r"error|warning|note:|undefined reference|\^|^\s+\d+ \|", line, re.I)
+            and not line.startswith(("nvcc ", "gcc ", "g++ ", "make", "common/cpu/cucc "))]
+    text = "\n".join(keep) if keep else log
+    return text[-OUTPUT_LIMIT:]
+
+
+def run_suite(args, ctx, judge, worker, names, deadline, suite):
+    """Runs the tests side by side (each a judge and a worker of its own), each within the
+    per-test limit and all within what is left of the lab's."""
+    def one(i, name):
+        left = deadline - time.monotonic()
+        if STOP.is_set():
+            return name, {"status": "timeout", "output": "", "secs": 0.0,
+                          "why": "not run: the grading was stopped"}
+        if left <= 0:
+            return name, {"status": "timeout", "output": "", "secs": 0.0,
+                          "why": "not run: the lab's time limit of %.0f s ran out"
+                                 % args.lab_timeout}
+        tag = "%s-%s-%02d-%s" % (os.path.basename(worker.path), suite, i, name)
+        result = run_test(args, ctx, judge, worker, name, min(args.test_timeout, left), tag)
+        if result["status"] == "timeout" and left < args.test_timeout:
+            result["why"] = ("stopped: the lab's time limit of %.0f s ran out while it ran"
+                             % args.lab_timeout)
+        return name, result
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        return dict(pool.map(lambda item: one(*item), enumerate(names)))
