@@ -17,6 +17,12 @@ struct gpu_buf {
 };
 
 struct gpu_buf gpu_alloc(size_t bytes); /* filled with a poison pattern (0xFF bytes) */
+/* Filled with 0 instead, for tests of sizes past what a CPU holds (2^32 floats: 17 GB): on the
+ * CPU backend its pages are mapped when first touched (cuda_cpu_malloc_zeroed), so a test that
+ * touches a few windows of it costs only those. On a GPU, while other processes hold the
+ * memory it needs, it waits for them (a minute at most): a test should ask for all it needs
+ * at once. */
+struct gpu_buf gpu_alloc_zeroed(size_t bytes);
 void gpu_free(struct gpu_buf *buf);
 void gpu_upload(struct gpu_buf dst, const void *src, size_t bytes);
 void gpu_download(void *dst, struct gpu_buf src, size_t bytes);

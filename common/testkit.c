@@ -184,6 +184,26 @@ uint64_t testkit_work(void)
 }
 #endif
 
+static int window_set; /* a window to undo at the next test's start, if it did not */
+
+void testkit_window(const size_t (*ranks)[2], size_t count)
+{
+#ifdef BACKEND_CPU
+    char spec[1024] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < count && used < sizeof spec; k++)
+        used += (size_t)snprintf(spec + used, sizeof spec - used, "%s%zu-%zu", k ? "," : "",
+                                 ranks[k][0], ranks[k][1] - 1);
+    if (used >= sizeof spec)
+        fail_msg("testkit_window: %zu ranges are more than it takes", count);
+    testkit_setenv("CUDA_CPU_WINDOW", count ? spec : NULL);
+    testkit_setenv("CUDA_CPU_SMS", count ? "4194304" : NULL);
+    window_set = count > 0;
+#else
+    (void)ranks, (void)count;
+#endif
+}
+
 void testkit_status(int got, int want, const char *call, const char *file, int line)
 {
     if (got == want)
@@ -236,6 +256,8 @@ static void run_entry(void **state)
     progress("start", name);
     seed_for(name);
     testkit_mark(name);
+    if (window_set) /* an earlier test's, in the same worker */
+        testkit_window(NULL, 0);
     if (!e->test->host)
         REQUIRE_DEVICE();
     if (e->test->per_variant)
@@ -245,6 +267,14 @@ static void run_entry(void **state)
     progress("passed", name);
 }
 
+static int left_out(const struct testkit_test *test, int v)
+{
+    for (const int *e = test->except; e && *e >= 0; e++)
+        if (*e == v)
+            return 1;
+    return 0;
+}
+
 /* Every test of the list, per-variant ones expanded. Returns the count. */
 static size_t expand(const struct testkit_test *tests, size_t count,
                      const struct lab_variant *variants, int nvariants, struct entry *out,
@@ -252,7 +282,9 @@ static size_t expand(const struct testkit_test *tests, size_t count,
 {
     size_t k = 0;
     for (size_t i = 0; i < count; i++)
-        for (int v = 0; v < (tests[i].per_variant ? nvariants : 1); v++, k++) {
+        for (int v = 0; v < (tests[i].per_variant ? nvariants : 1); v++) {
+            if (left_out(&tests[i], v))
+                continue;
             const char *name = tests[i].per_variant ? variants[v].name : tests[i].name;
             out[k] = (struct entry){&tests[i], v, name, NULL};
             if (tests[i].prefixed) {
@@ -262,6 +294,7 @@ static size_t expand(const struct testkit_test *tests, size_t count,
                 name = out[k].name;
             }
             units[k] = (struct CMUnitTest){name, run_entry, NULL, NULL, &out[k]};
+            k++;
         }
     return k;
 }

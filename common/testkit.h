@@ -19,34 +19,46 @@ struct testkit_test {
     int given;                  /* checks given code: may pass while the TODOs are open */
     int host;                   /* runs on the host alone: no device needed */
     int prefixed;               /* per variant: named NAME.VARIANT, not VARIANT */
+    const int *except;          /* per variant: the variants left out, ended by -1 (or NULL) */
 };
 
 /* CPU code only (the reference): runs everywhere, and passes in a skeleton. */
-#define TESTKIT_HOST(f)      \
-    {                        \
-#f, f, NULL, 1, 1, 0 \
+#define TESTKIT_HOST(f)            \
+    {                              \
+#f, f, NULL, 1, 1, 0, NULL \
     }
 /* Code the student is given (argument checks in launch.cu): may pass in a skeleton. */
-#define TESTKIT_GIVEN(f)     \
-    {                        \
-#f, f, NULL, 1, 0, 0 \
+#define TESTKIT_GIVEN(f)           \
+    {                              \
+#f, f, NULL, 1, 0, 0, NULL \
     }
 /* The student's code: fails until the TODOs are done. */
-#define TESTKIT_TEST(f)      \
-    {                        \
-#f, f, NULL, 0, 0, 0 \
+#define TESTKIT_TEST(f)            \
+    {                              \
+#f, f, NULL, 0, 0, 0, NULL \
     }
 /* f(v) for every variant v of the table, each a test named after its variant: the test
  * that the variant's answer is right. */
-#define TESTKIT_VARIANTS(f)  \
-    {                        \
-#f, NULL, f, 0, 0, 0 \
+#define TESTKIT_VARIANTS(f)        \
+    {                              \
+#f, NULL, f, 0, 0, 0, NULL \
     }
 /* Another property of every variant (transposing twice, unaligned buffers...): a test per
  * variant named f.VARIANT, so one variant's bug costs that variant's test only. */
-#define TESTKIT_EACH(f)      \
-    {                        \
-#f, NULL, f, 0, 0, 1 \
+#define TESTKIT_EACH(f)            \
+    {                              \
+#f, NULL, f, 0, 0, 1, NULL \
+    }
+/* TESTKIT_EACH but for the variants listed (enum constants of the lab's table), which this
+ * backend cannot take where the property lies: they are left out of the list, not skipped,
+ * since a skipped test scores nothing (on the CPU backend, one block's loop over 2^32
+ * elements: lab01's past_2_32.one_block runs on a GPU only). */
+#define TESTKIT_EACH_EXCEPT(f, ...)         \
+    {                                       \
+#f, NULL, f, 0, 0, 1, (const int[]) \
+        {                                   \
+            __VA_ARGS__, -1                 \
+        }                                   \
     }
 
 /* A lab's test main. `labNN_test` runs every test; `labNN_test NAME...` those; `--list`
@@ -100,6 +112,15 @@ const char *testkit_order_name(int i);
  * checker (RACECHECK=1), where ThreadSanitizer spends microseconds on each access. Races show
  * on a few blocks as well as on millions; the plain test run covers the large sizes. */
 size_t testkit_max_size(void);
+
+/* Tests past 2^31 and 2^32 elements, where an index computed in 32 bits wraps: from now on,
+ * on the CPU backend, only the blocks that hold the threads of ranks [ranks[k][0],
+ * ranks[k][1]) run (a thread's rank: its place in the grid, for a thread per element its
+ * element; CUDA_CPU_WINDOW, common/cpu/README.md), on a device of 2^22 SMs, so that a grid
+ * sized to the device covers 2^32 elements in one pass; count 0, and the next test's start,
+ * undo both. On a GPU, which runs every block, it does nothing. With gpu_alloc_zeroed, whose
+ * pages cost nothing until touched, a test runs past 2^32 in seconds here. */
+void testkit_window(const size_t (*ranks)[2], size_t count);
 
 /* Where the kernels run: in this process (testkit_here.c, which `make labNN test` links), or
  * in the worker process that the grader's judge drives (common/judge/judge.c, remote.h).

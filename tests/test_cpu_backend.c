@@ -47,6 +47,7 @@ int tk_texture(const int cfg[9], float border, const void *texels, int w, int h,
 void tk_channel_descs(int out[20]);
 int tk_texture_refused(int which);
 int tk_work(int iterations, unsigned long long counts[3]);
+int tk_window(unsigned blocks, size_t n, const size_t *at, int k, unsigned *got);
 
 enum { cudaErrorInvalidValue = 1, cudaErrorAssert = 710, cudaErrorLaunchFailure = 719 };
 
@@ -1139,6 +1140,61 @@ static void test_work(void **state)
     assert_int_equal(two[1], 256);
 }
 
+/* CUDA_CPU_WINDOW runs the blocks that hold the ranks it names (a thread's place in the grid),
+ * each taken modulo the grid's threads, in every order, and no other; sparse memory reads 0
+ * until written, and 17 GB of it cost only the pages that the window's block touched. */
+static long resident_pages(void)
+{
+    long size = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f && fscanf(f, "%ld %ld", &size, &resident) != 2)
+        resident = 0;
+    if (f)
+        fclose(f);
+    return resident;
+}
+
+static void test_window(void **state)
+{
+    (void)state;
+    cpu_only();
+    enum { N = 10000 };
+    unsigned *got = malloc(N * sizeof *got);
+    EACH_ORDER(o)
+    {
+        /* a thread per element, 40 blocks of 256: ranks 300-700 are blocks 1 and 2, 9999 is 39 */
+        setenv("CUDA_CPU_WINDOW", "300-700,9999", 1);
+        assert_int_equal(tk_window(40, N, NULL, 0, got), 0);
+        for (unsigned i = 0; i < N; i++)
+            assert_int_equal(got[i], i >= 256 && i < 768 ? i / 256 + 1 : i >= 9984 ? 40 : 0);
+        /* 4 blocks stride over N: rank 5000 is thread 904 of their 1024 (block 3), and
+         * 1000-1100 wraps around their end to 0-76 (block 0) */
+        setenv("CUDA_CPU_WINDOW", "5000,1000-1100", 1);
+        assert_int_equal(tk_window(4, N, NULL, 0, got), 0);
+        for (unsigned i = 0; i < N; i++)
+            assert_int_equal(got[i], i % 1024 >= 768 ? 4 : i % 1024 < 256 ? 1 : 0);
+    }
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+    setenv("CUDA_CPU_WINDOW", "700-300", 1);
+    struct capture c = capture_stderr();
+    int e = tk_window(40, N, NULL, 0, got);
+    char text[1024];
+    captured(c, text, sizeof text);
+    assert_int_equal(e, cudaErrorInvalidValue);
+    assert_non_null(strstr(text, "CUDA_CPU_WINDOW=700-300: expected ranks A-B or A"));
+    /* 2^32 + 5 unsigneds (17 GB), a thread each: block 2^24 alone runs, past 2^32 */
+    size_t past = (size_t)1 << 32, at[] = {0, past / 2, past - 1, past, past + 4};
+    unsigned want[] = {0, 0, 0, (1u << 24) + 1, (1u << 24) + 1};
+    long before = resident_pages();
+    setenv("CUDA_CPU_WINDOW", "4294967296", 1);
+    assert_int_equal(tk_window((1u << 24) + 1, past + 5, at, 5, got), 0);
+    unsetenv("CUDA_CPU_WINDOW");
+    for (int k = 0; k < 5; k++)
+        assert_int_equal(got[k], want[k]);
+    assert_true((resident_pages() - before) * sysconf(_SC_PAGESIZE) < (64 << 20));
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1164,6 +1220,7 @@ int main(void)
         cmocka_unit_test(test_use_after_free),
         cmocka_unit_test(test_workers),
         cmocka_unit_test(test_work),
+        cmocka_unit_test(test_window),
         cmocka_unit_test(test_barrier_in_branch),
         cmocka_unit_test(test_mask_past_block),
         cmocka_unit_test(test_block_order),

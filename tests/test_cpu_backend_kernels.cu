@@ -1152,3 +1152,34 @@ extern "C" int tk_work(int iterations, unsigned long long counts[3])
     return (int)cudaErrorNotSupported;
 #endif
 }
+
+/* CUDA_CPU_WINDOW and sparse memory (cuda_cpu.h): each thread of a grid-stride loop over n
+ * elements marks those it visits with its block + 1, in memory from cuda_cpu_malloc_zeroed.
+ * got: the k elements at `at`, or all n when at is NULL. */
+__global__ void mark_blocks(unsigned *out, size_t n)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = blockIdx.x + 1;
+}
+
+extern "C" int tk_window(unsigned blocks, size_t n, const size_t *at, int k, unsigned *got)
+{
+#ifdef CUDA_CPU_BACKEND
+    unsigned *d = NULL;
+    TRY(cuda_cpu_malloc_zeroed((void **)&d, n * sizeof *d));
+    mark_blocks<<<blocks, 256>>>(d, n);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    if (e == cudaSuccess && !at)
+        e = cudaMemcpy(got, d, n * sizeof *d, cudaMemcpyDeviceToHost);
+    for (int j = 0; at && j < k && e == cudaSuccess; j++)
+        e = cudaMemcpy(&got[j], d + at[j], sizeof *d, cudaMemcpyDeviceToHost);
+    TRY(cudaFree(d));
+    return (int)e;
+#else
+    (void)blocks, (void)n, (void)at, (void)k, (void)got;
+    return (int)cudaErrorNotSupported;
+#endif
+}

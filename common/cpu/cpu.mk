@@ -38,10 +38,17 @@ CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h $(CPU_DIR)/include/*/*.h)
 RUNTIME_FLAGS_runtime =
 RUNTIME_FLAGS_runtime-asan = $(CPU_SANFLAGS)
 RUNTIME_FLAGS_runtime-tsan = -DCUDA_CPU_RACECHECK
-$(BUILD)/cpu/%/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(CPU_HEADERS)
+# Its sources: runtime.cpp, and window.cpp, what tests past 2^32 elements need
+# (CUDA_CPU_WINDOW, sparse memory).
+$(BUILD)/cpu/%/libcudacpu.a: $(BUILD)/cpu/%/runtime.o $(BUILD)/cpu/%/window.o
+	$(Q)rm -f $@ && ar rcs $@ $^
+$(BUILD)/cpu/%/runtime.o: $(CPU_DIR)/runtime.cpp $(CPU_DIR)/window.h $(CPU_HEADERS)
 	@mkdir -p $(@D)
-	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
-	$(Q)ar rcs $@ $(@D)/runtime.o
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $< -o $@
+$(BUILD)/cpu/%/window.o: $(CPU_DIR)/window.cpp $(CPU_DIR)/window.h $(CPU_HEADERS)
+	@mkdir -p $(@D)
+	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $< -o $@
+.SECONDARY: $(foreach f,runtime runtime-asan runtime-tsan,$(BUILD)/cpu/$(f)/runtime.o $(BUILD)/cpu/$(f)/window.o)
 
 $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
 	@mkdir -p $(@D)

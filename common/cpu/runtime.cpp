@@ -5,6 +5,7 @@
 // streams are trivially in order and events see real elapsed times.
 #include "cuda_runtime.h"
 #include "cuda_cpu.h"
+#include "window.h"
 #include <assert.h>
 #include <boost/context/fiber.hpp>
 #include <sys/mman.h>
@@ -144,12 +145,13 @@ static unsigned grid_yz_limit()
 }
 
 // CUDA_CPU_SMS=N: the SMs the device reports (default: one per worker), so that a test can
-// have the grids that code sizes to the device be a GPU's, whatever runs their blocks.
+// have the grids that code sizes to the device be a GPU's, whatever runs their blocks, or
+// (up to 2^24 SMs) cover 2^32 elements in one pass, which CUDA_CPU_WINDOW then cuts down.
 static int sms()
 {
     const char *s = getenv("CUDA_CPU_SMS");
-    int n = s ? atoi(s) : 0;
-    return n < 1 ? workers() : std::min(n, 1024);
+    long n = s ? atol(s) : 0;
+    return n < 1 ? workers() : (int)std::min(n, 1L << 24);
 }
 
 static cudaDeviceProp properties()
@@ -208,7 +210,8 @@ struct Job {
     size_t smem;
     Order order;
     unsigned long long seed, nblocks;
-    unsigned long long mult, add; // RANDOM: the k-th block picked is (mult k + add) % nblocks
+    unsigned long long mult, add; // RANDOM: the k-th block picked is (mult k + add) % count
+    Window window;                // the blocks that run (CUDA_CPU_WINDOW): all but in tests
     bool strict;
     std::atomic<unsigned long long> next{0};
     std::atomic<bool> failed{false}, warned{false};
@@ -885,11 +888,12 @@ static unsigned long long block_of(const Job &j, unsigned long long k)
 {
     switch (j.order) {
     case REVERSE:
-        return j.nblocks - 1 - k;
+        return j.window.block(j.window.count - 1 - k);
     case RANDOM:
-        return (unsigned long long)(((unsigned __int128)j.mult * k + j.add) % j.nblocks);
+        return j.window.block(
+            (unsigned long long)(((unsigned __int128)j.mult * k + j.add) % j.window.count));
     default:
-        return k;
+        return j.window.block(k);
     }
 }
 
@@ -938,7 +942,7 @@ static void work(Job &j)
     prepare(w, j);
     hb_acquire(&j.start);
     block_count = &count;
-    for (unsigned long long k; !j.failed && (k = j.next++) < j.nblocks;)
+    for (unsigned long long k; !j.failed && (k = j.next++) < j.window.count;)
         if (!run_block(w, block_of(j, k)))
             j.failed = true;
     block_count = nullptr;
@@ -976,7 +980,7 @@ static void helper(int index)
 
 static void run(Job &j, int nworkers)
 {
-    int helpers = (int)std::min<unsigned long long>(nworkers, j.nblocks) - 1;
+    int helpers = (int)std::min<unsigned long long>(nworkers, j.window.count) - 1;
     if (helpers > 0) {
         std::lock_guard<std::mutex> lock(pool->m);
         while ((int)pool->threads.size() < helpers) {
@@ -1005,7 +1009,7 @@ static void permute_blocks(Job &j)
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
         return z ^ (z >> 31);
     };
-    unsigned long long x = j.seed, n = j.nblocks;
+    unsigned long long x = j.seed, n = j.window.count;
     j.mult = next(x) % n, j.add = next(x) % n;
     while (std::gcd(j.mult, n) != 1)
         j.mult = (j.mult + 1) % n;
@@ -1033,8 +1037,15 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
     Job j;
     j.k = k, j.grid = g, j.block = b, j.smem = smem;
     j.nblocks = (unsigned long long)g.x * g.y * g.z;
-    threads_launched += j.nblocks * threads;
     const char *s = getenv("CUDA_CPU_SCHEDULE"), *strict = getenv("CUDA_CPU_STRICT");
+    const char *window = getenv("CUDA_CPU_WINDOW");
+    std::string why;
+    if (!window_of(window, j.nblocks, threads, j.window, why)) {
+        fprintf(stderr, "cuda-cpu: CUDA_CPU_WINDOW=%s: %s\n", window, why.c_str());
+        fail(cudaErrorInvalidValue);
+        return;
+    }
+    threads_launched += j.window.count * threads;
     j.strict = strict && *strict && strcmp(strict, "0");
     j.order = FORWARD, j.seed = 0;
     if (!s || !*s || !strcmp(s, "forward")) {
@@ -1634,7 +1645,7 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int)
 }
 cudaError_t cudaFree(void *ptr)
 {
-    if (!ptr)
+    if (!ptr || sparse_free(ptr))
         return cudaSuccess;
     size_t size;
     {

@@ -183,7 +183,8 @@ def parse_args(argv):
                     "with OUT/class.csv")
     ap.add_argument("--solution", action="store_true", help="grade solutions/ (full marks)")
     ap.add_argument("--lab", action="append", default=[], help="NN or labNN; repeatable")
-    ap.add_argument("--tests", nargs="+", help="grade only these tests (names; 'perf')")
+    ap.add_argument("--tests", nargs="+",
+                    help="grade only these tests (names or patterns: 'past_2_32.*'; 'perf')")
     ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("--out", default="grade", help="where results.json and labNN.xml go")
     ap.add_argument("--test-timeout", type=float, default=120.0,

@@ -85,7 +85,8 @@ def grade_lab(args, ctx, num, labdir, submission_note):
         unknown = sorted(p for p in table if not any(fnmatch.fnmatchcase(n, p) for n in anywhere))
         if unknown:
             lab.notes.append("points for tests that do not exist (typo?): " + ", ".join(unknown))
-        chosen = [n for n in names if not args.tests or n in args.tests]
+        chosen = [n for n in names
+                  if not args.tests or any(fnmatch.fnmatchcase(n, p) for p in args.tests)]
         results = {}
         for run in runs:
             mine = [n for n in chosen if n in on[run.kind]]

@@ -37,19 +37,23 @@ def names_in_sources(paths, backend="cpu", given_only=False):
     student's code builds (so a lab's maximum score is the same when it does not):
     TESTKIT_HOST/GIVEN/TEST(name), for TESTKIT_VARIANTS(f) one test per variant of the lab's
     table (the X(ID, "name", ...) rows of the headers the file includes, found beside it in
-    labs/*/ or common/), and for TESTKIT_EACH(f) one named f.VARIANT per variant; entries
-    under #ifdef BACKEND_CUDA (or BACKEND_CPU) count on that backend only. given_only: those
-    that may pass in a skeleton (HOST and GIVEN), as `--list-given` prints them."""
+    labs/*/ or common/), for TESTKIT_EACH(f) one named f.VARIANT per variant, and for
+    TESTKIT_EACH_EXCEPT(f, ID, ...) the same but for the variants ID, ...; entries under
+    #ifdef BACKEND_CUDA (or BACKEND_CPU) count on that backend only. given_only: those that
+    may pass in a skeleton (HOST and GIVEN), as `--list-given` prints them."""
     names = []
-    kinds = "HOST|GIVEN" if given_only else "HOST|GIVEN|TEST|VARIANTS|EACH"
+    kinds = "HOST|GIVEN" if given_only else "HOST|GIVEN|TEST|VARIANTS|EACH|EACH_EXCEPT"
     for p in paths:
         with open(p, encoding="utf-8", errors="replace") as f:
             text = backend_lines(f.read(), backend)
-        for kind, name in re.findall(r"TESTKIT_(%s)\(\s*(\w+)\s*\)" % kinds, text):
+        for kind, name, rest in re.findall(r"TESTKIT_(%s)\(\s*(\w+)\s*(?:,([^)]*))?\)" % kinds,
+                                           text):
             if kind == "VARIANTS":
                 found = variant_names(p, text)
-            elif kind == "EACH":
-                found = ["%s.%s" % (name, v) for v in variant_names(p, text)]
+            elif kind.startswith("EACH"):
+                out = re.findall(r"\w+", rest)
+                found = ["%s.%s" % (name, v) for ident, v in variant_table(p, text)
+                         if ident not in out]
             else:
                 found = [name]
             names += [n for n in found if n not in names]
@@ -77,17 +81,22 @@ def backend_lines(text, backend):
     return "\n".join(kept)
 
 
-def variant_names(test_path, text):
-    """The names of the variant table in the headers that a test file includes."""
+def variant_table(test_path, text):
+    """The variant table in the headers that a test file includes: (ID, name) a row."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(test_path)))
     if os.path.basename(root) == "tests":  # tests/hidden/
         root = os.path.dirname(root)
-    names = []
+    rows = []
     for header in re.findall(r'#include\s+"([\w.]+\.h)"', text):
         for path in glob.glob(os.path.join(root, "labs", "*", header)):
             with open(path, encoding="utf-8", errors="replace") as f:
-                names += re.findall(r'\bX\(\s*\w+\s*,\s*"(\w+)"', f.read())
-    return names
+                rows += re.findall(r'\bX\(\s*(\w+)\s*,\s*"(\w+)"', f.read())
+    return rows
+
+
+def variant_names(test_path, text):
+    """The names of the variant table in the headers that a test file includes."""
+    return [name for _, name in variant_table(test_path, text)]
 
 
 def exercise_names(root, labdir):

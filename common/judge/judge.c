@@ -174,6 +174,13 @@ struct gpu_buf gpu_alloc(size_t bytes)
     return buf;
 }
 
+struct gpu_buf gpu_alloc_zeroed(size_t bytes)
+{
+    struct gpu_buf buf = {NULL, bytes};
+    buf.ptr = (void *)(uintptr_t)remote_call("gpu_alloc_zeroed", "z", bytes);
+    return buf;
+}
+
 void gpu_free(struct gpu_buf *buf)
 {
     remote_call("gpu_free", "b", *buf);

@@ -16,6 +16,11 @@ static long long call_gpu_alloc(struct remote_arg *a)
     return (long long)(uintptr_t)gpu_alloc(a[0].z).ptr;
 }
 
+static long long call_gpu_alloc_zeroed(struct remote_arg *a)
+{
+    return (long long)(uintptr_t)gpu_alloc_zeroed(a[0].z).ptr;
+}
+
 static long long call_gpu_free(struct remote_arg *a)
 {
     gpu_free(&a[0].buf);
@@ -76,6 +81,7 @@ static long long call_counts(struct remote_arg *a)
 
 static const struct remote_op common_ops[] = {
     {"gpu_alloc", "z", call_gpu_alloc},
+    {"gpu_alloc_zeroed", "z", call_gpu_alloc_zeroed},
     {"gpu_free", "b", call_gpu_free},
     {"gpu_upload", "brz", call_gpu_upload},
     {"gpu_download", "obz", call_gpu_download},

@@ -106,6 +106,11 @@ WRONG = {
          "    size_t stride = blockDim.x;\n    for (size_t i = (size_t)blockIdx.x")],
         [r"lab01 work_in_proportion\.grid_stride", named("01", "grid_stride"),
          r"lab01 host_round_trip"], None),
+    # lab01: the global index in int: past 2^31 elements skipped, past 2^32 written again at 0
+    "index_int": ("vector_add.cu", [
+        ("    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)",
+         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)")],
+        [r"lab01 hidden/past_2_32\.thread_per_element"], None),
     # lab01: a block row per matrix row (blockDim.y forgotten): refused past 65535 rows
     "grid_rows": ("vector_add.cu", [
         ("        grid2.y = (unsigned)div_up(div_up(n, ROW), block.y);",
@@ -134,6 +139,16 @@ WRONG = {
          "    count_bytes(mine, in, head + (size_t)vectors * 16, n);\n",
          "        count_word(mine, q.w);\n    }\n")],
         [named("05", "wide_loads")], None),
+    # lab05: the grid-stride index in unsigned: near 2^32, i + stride wraps and counts again
+    "hist_index_unsigned": ("histogram.cu", [
+        ("    for (size_t i = grid_start(); i < n; i += grid_stride())\n        atomicAdd(&hist[",
+         "    for (unsigned i = grid_start(); i < n; i += grid_stride())\n        atomicAdd(&hist[")],
+        [r"lab05 hidden/near_2_32\.shared_privatized"], None),
+    # lab08: the target offset in unsigned: row 4096 of a 2^20-wide target written over row 0
+    "repeater_offset_unsigned": ("repeater.cu", [
+        ("        target[(size_t)y * width + x] = repeater[y % rh * rw + x % rw];",
+         "        target[y * width + x] = repeater[y % rh * rw + x % rw];")],
+        [r"lab08 hidden/past_2_32\.tile_modulo"], None),
     # lab08: the modulo of the wrong dimension (x % rh): right for square repeaters only
     "repeater_wrong_modulo": ("repeater.cu", [
         ("repeater[y % rh * rw + x % rw];", "repeater[y % rh * rw + x % rh];")],
@@ -183,6 +198,14 @@ WRONG = {
         ("    if (aligned && c + 2 <= cols)\n        return", "    if (c + 2 <= cols)\n        return")],
         [named("07", "tiled_64_float2")],
         "return ((const float2 *)m)[(r * cols + c) / 2];"),
+    # lab07: the naive transpose's indices in int: past 2^31 a read 8 GB before in (ASan)
+    "transpose_index_int": ("transpose.cu", [
+        ("        if (col < width && row + j < height)\n"
+         "            out[col * height + row + j] = in[(row + j) * width + col];",
+         "        if (col < width && row + j < height) {\n"
+         "            int from = (row + j) * width + col, to = col * height + row + j;\n"
+         "            out[to] = in[from];\n        }")],
+        [r"lab07 hidden/past_2_32\.naive_rows"], "            out[to] = in[from];"),
     # lab07: the tile's row from blockIdx.y alone, the rows folded into gridDim.z forgotten
     "grid_folding": ("transpose.cu", [
         ("    return (size_t)blockIdx.z * gridDim.y + blockIdx.y;", "    return blockIdx.y;")],
@@ -429,12 +452,15 @@ class Parts(unittest.TestCase):
                           "    TESTKIT_HOST(ref), TESTKIT_GIVEN(args),\n#ifdef BACKEND_CUDA\n"
                           "    TESTKIT_GIVEN(lib),\n#else\n    TESTKIT_TEST(cpu),\n#endif\n"
                           "#ifndef NDEBUG\n    TESTKIT_VARIANTS(works), TESTKIT_TEST(other),\n"
-                          "#endif\n    TESTKIT_EACH(twice),\n};")
+                          "#endif\n    TESTKIT_EACH(twice),\n#ifdef BACKEND_CPU\n"
+                          "    TESTKIT_EACH_EXCEPT(far, X_SLOW),\n#else\n    TESTKIT_EACH(far),\n"
+                          "#endif\n};")
         each = ["twice.fast", "twice.slow"]
         self.assertEqual(grade.names_in_sources([path]),
-                         ["ref", "args", "cpu", "fast", "slow", "other"] + each)
+                         ["ref", "args", "cpu", "fast", "slow", "other"] + each + ["far.fast"])
         self.assertEqual(grade.names_in_sources([path], "cuda"),
-                         ["ref", "args", "lib", "fast", "slow", "other"] + each)
+                         ["ref", "args", "lib", "fast", "slow", "other"] + each +
+                         ["far.fast", "far.slow"])
         self.assertEqual(grade.names_in_sources([path], given_only=True), ["ref", "args"])
 
     def test_names_from_sources_are_the_judges(self):
@@ -1058,12 +1084,36 @@ class Gradescope(unittest.TestCase):
             shutil.rmtree(ag, ignore_errors=True)
 
 
+def write_class(where, names):
+    """The class of submissions, or the named ones, in where: a folder each."""
+    make_fixtures()
+    made = os.path.join(FIXTURES, "class")
+    folders = sorted(os.listdir(made)) if not names else \
+        ["wrong_" + n if n in WRONG else "right_" + n for n in names]
+    unknown = [f for f in folders if not os.path.isdir(os.path.join(made, f))]
+    if not unknown:
+        for f in folders:
+            shutil.copytree(os.path.join(made, f), os.path.join(where, f))
+    shutil.rmtree(FIXTURES, ignore_errors=True)
+    if unknown:
+        print("test-grader: no submission %s in WRONG or RIGHT" % ", ".join(unknown))
+        return 2
+    print("test-grader: %d submissions in %s" % (len(folders), where))
+    return 0
+
+
 def main():
     global BACKEND, KERNELS_RUN
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--write-class", nargs="+", metavar=("DIR", "NAME"),
+                    help="write the class of submissions (WRONG and RIGHT by name, without "
+                    "their wrong_ or right_; all of them and the solutions when no NAME) into "
+                    "DIR, a folder each, to grade on any backend (make grade CLASS=DIR), and stop")
     args, rest = ap.parse_known_args()
+    if args.write_class:
+        return write_class(args.write_class[0], args.write_class[1:])
     BACKEND = args.backend
     if BACKEND == "cuda":
         MAKE_VARS[:] = ["--make-var", "ARCH=native"]

@@ -2,11 +2,12 @@
  * tests/hidden/ out). They check promises the visible tests leave open, a test per variant:
  * sizes one below, at and one above every multiple that a variant's loops turn on, and
  * inputs that start at every offset from 1 to 15 bytes past a 16-byte boundary, with the
- * counts inside a poisoned buffer. Points and visibility: tests/hidden/lab05.txt. */
+ * counts inside a poisoned buffer, and inputs of nearly 2^32 bytes. Points and visibility: tests/hidden/lab05.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -100,9 +101,76 @@ static void unaligned_offsets(int v)
                     check((enum hist_variant)v, (enum hist_data)d, sizes[s], shift);
 }
 
+/* n close to 2^32, the API's limit, where an index in int has wrapped (past 2^31) and one in
+ * unsigned wraps at its next grid-stride step, i + stride passing 2^32: a byte counted twice,
+ * or again and again. The input is zero but for three windows of random bytes (its start,
+ * 2^31 +- 4096, and its last 4096 bytes or more), and the counts must be theirs, with the
+ * zeros outside them in bin 0. On a GPU every block runs, n = 2^32 - 2^16 - 37 (within the
+ * stride of any grid of 33 SMs or more; one without n + 1 GB of memory skips, which scores
+ * nothing). On the CPU backend only the blocks that hold the windows' threads run
+ * (testkit_window), on memory mapped where touched, n = 2^32 - 2^24 - 37: the grid-stride
+ * grids cover n in one pass there, so every thread above 2^24 passes 2^32 at its next step,
+ * and a wrong one walks down 2^24 at a time rather than around the whole input again. The
+ * windows are whole blocks' bytes (4096: 256 threads of 16 bytes), so the blocks that run
+ * count nothing but them. */
+static void near_2_32(int v)
+{
+#ifdef BACKEND_CPU
+    const size_t n = ((size_t)1 << 32) - ((size_t)1 << 24) - 37;
+#else
+    const size_t n = ((size_t)1 << 32) - ((size_t)1 << 16) - 37;
+#endif
+    const size_t w[3][2] = {{0, 4096},
+                            {((size_t)1 << 31) - 4096, ((size_t)1 << 31) + 4096},
+                            {(n - 4096) / 4096 * 4096, n}};
+    const char *name = hist_variants[v].name;
+    size_t ranks[3][2], per = v >= HIST_WIDE_LOADS ? 16 : 1; /* bytes a thread loads */
+    unsigned long long total = 0, want_total = 0;
+    unsigned want[HIST_BINS] = {0}, got[HIST_BINS];
+#ifdef BACKEND_CUDA
+    struct gpu_info info;
+    if (gpu_query(&info) != LAB_OK || info.global_bytes < n + ((size_t)1 << 30)) {
+        fprintf(stderr, "skipped: needs %.1f GB of device memory\n", n / 1e9 + 1);
+        skip();
+    }
+    want[0] = (unsigned)(n - (w[0][1] - w[0][0]) - (w[1][1] - w[1][0]) - (w[2][1] - w[2][0]));
+#endif
+    unsigned char *x = malloc(8192);
+    struct gpu_buf in = gpu_alloc_zeroed(n), out = gpu_alloc(sizeof got);
+    for (int k = 0; k < 3; k++) {
+        struct gpu_buf part = {(unsigned char *)in.ptr + w[k][0], w[k][1] - w[k][0]};
+        testkit_bytes(x, part.bytes);
+        for (size_t j = 0; j < part.bytes; j++)
+            want[x[j]]++;
+        gpu_upload(part, x, part.bytes);
+        ranks[k][0] = w[k][0] / per;
+        ranks[k][1] = (w[k][1] + per - 1) / per;
+    }
+    testkit_window(ranks, 3);
+    testkit_case("%s, n = %zu", name, n);
+    assert_status(histogram((enum hist_variant)v, in, n, out), LAB_OK);
+    gpu_sync();
+    testkit_window(NULL, 0);
+    gpu_download(got, out, sizeof got);
+    for (int b = 0; b < HIST_BINS; b++)
+        total += got[b], want_total += want[b];
+    for (int b = 0; b < HIST_BINS; b++)
+        if (got[b] != want[b])
+            fail_msg("%s, n = %zu: bin %d counted %u, want %u; %llu bytes counted in all, want "
+                     "%llu (%s)",
+                     name, n, b, got[b], want[b], total, want_total,
+                     total > want_total   ? "bytes counted twice: an index that wrapped at 2^32?"
+                     : total < want_total ? "bytes not counted: an index that wrapped at 2^31?"
+                                          : "wrong bytes counted");
+    gpu_free(&in);
+    gpu_free(&out);
+    free(x);
+}
+
 static const struct testkit_test tests[] = {
     TESTKIT_EACH(block_edges),
     TESTKIT_EACH(unaligned_offsets),
+    TESTKIT_EACH(near_2_32),
 };
 
 TESTKIT_MAIN("lab05_histogram_hidden", tests, hist_variants, HIST_VARIANTS)

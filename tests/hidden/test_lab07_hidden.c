@@ -3,11 +3,13 @@
  * matrices with more tiles down the grid than gridDim.y's 65535 (the launcher folds them into
  * gridDim.z), every width and height around the tiles and vector widths (and 0, which writes
  * nothing), and buffers at offsets that leave one side aligned and not the other. Every case
- * also checks that nothing around out was written. Points and visibility: tests/hidden/lab07.txt. */
+ * also checks that nothing around out was written. And every variant past 2^31 and 2^32
+ * elements. Points and visibility: tests/hidden/lab07.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -128,10 +130,82 @@ static void odd_offsets(int v)
               testkit_orders(260 * 132));
 }
 
+/* Past 2^31 and 2^32 elements, where an index computed in int or unsigned wraps, in in and
+ * in out: a 32 x (2^27 + 64) matrix (W x H), 2^32 + 2048 elements, 17.2 GB of floats or 4.3 GB
+ * of bytes in each buffer. in's index passes 2^31 and 2^32 at rows 2^26 and 2^27, out's (it
+ * has W rows of H) at in's rows 2^27 - 960 (out's row 15) and 2^27 - 1984 (row 31). The test
+ * fills three bands of in's rows with random elements, the first 64, 2^26 +- 64 and the last
+ * 2112 (zero elsewhere), and checks their transpose in out (for the copies, their copy). On a
+ * GPU every block runs (one without 2 n + 1 GB skips, which scores nothing); on the CPU backend
+ * only the blocks of the bands' tiles (testkit_window), on memory mapped where touched: one
+ * tile across, so the tiles down are the blocks' linear indices, whichever matrix the grid
+ * lies over and however it folds into gridDim.z. */
+enum { WRAP_W = 32, BANDS = 3 };
+
+static void past_2_32(int v)
+{
+    const struct transpose_facts *f = &transpose_facts[v];
+    const size_t h = ((size_t)1 << 27) + 64, n = WRAP_W * h, e = elem(v);
+    const size_t band[BANDS][2] = {
+        {0, 64}, {((size_t)1 << 26) - 64, ((size_t)1 << 26) + 64}, {h - 2112, h}};
+    const size_t tile = f->over_out ? f->tile_w : f->tile_h, threads = f->threads_x * f->threads_y;
+    const char *name = transpose_variants[v].name;
+    size_t ranks[BANDS][2];
+    unsigned char *rows[BANDS], *got = malloc(2112 * WRAP_W * e);
+#ifdef BACKEND_CUDA
+    struct gpu_info info;
+    if (gpu_query(&info) != LAB_OK || info.global_bytes < 2 * n * e + ((size_t)1 << 30)) {
+        fprintf(stderr, "skipped: needs %.1f GB of device memory\n", 2 * n * e / 1e9 + 1);
+        skip();
+    }
+#endif
+    struct gpu_buf both = gpu_alloc_zeroed(2 * n * e); /* at once: gpu.h says why */
+    struct gpu_buf din = {both.ptr, n * e}, dout = {(char *)both.ptr + n * e, n * e};
+    for (int k = 0; k < BANDS; k++) {
+        size_t count = (band[k][1] - band[k][0]) * WRAP_W;
+        struct gpu_buf part = {(char *)din.ptr + band[k][0] * WRAP_W * e, count * e};
+        rows[k] = malloc(count * e);
+        if (e == sizeof(float))
+            testkit_floats((float *)rows[k], count, -1e3f, 1e3f);
+        else
+            testkit_bytes(rows[k], count);
+        gpu_upload(part, rows[k], part.bytes);
+        ranks[k][0] = band[k][0] / tile * threads;
+        ranks[k][1] = (band[k][1] + tile - 1) / tile * threads;
+    }
+    testkit_window(ranks, BANDS);
+    testkit_case("%s, %d x %zu", name, WRAP_W, h);
+    assert_status(transpose((enum transpose_variant)v, din, dout, WRAP_W, h), LAB_OK);
+    gpu_sync();
+    testkit_window(NULL, 0);
+    for (int k = 0; k < BANDS; k++)
+        for (size_t c = 0; c < (f->copy ? 1 : WRAP_W); c++) {
+            /* a copy's band at once; a transpose's column c of the band, a row of out */
+            size_t r0 = band[k][0], len = band[k][1] - r0, cols = f->copy ? WRAP_W : h;
+            size_t at = f->copy ? r0 * WRAP_W : c * h + r0, span = f->copy ? len * WRAP_W : len;
+            struct gpu_buf part = {(char *)dout.ptr + at * e, span * e};
+            gpu_download(got, part, part.bytes);
+            for (size_t j = 0; j < span; j++) {
+                size_t i = at + j, r = f->copy ? i / WRAP_W : r0 + j,
+                       col = f->copy ? i % WRAP_W : c;
+                if (memcmp(got + j * e, rows[k] + ((r - r0) * WRAP_W + col) * e, e))
+                    fail_msg("%s, %d x %zu: out's element %zu (row %zu, column %zu), from in's "
+                             "element %zu (row %zu, column %zu), is wrong (an index that wraps "
+                             "at 2^31 or 2^32?)",
+                             name, WRAP_W, h, i, i / cols, i % cols, r * WRAP_W + col, r, col);
+            }
+        }
+    for (int k = 0; k < BANDS; k++)
+        free(rows[k]);
+    gpu_free(&both);
+    free(got);
+}
+
 static const struct testkit_test tests[] = {
     TESTKIT_EACH(folded_grids),
     TESTKIT_EACH(tile_edges),
     TESTKIT_EACH(odd_offsets),
+    TESTKIT_EACH(past_2_32),
 };
 
 TESTKIT_MAIN("lab07_transpose_hidden", tests, transpose_variants, TR_VARIANTS)

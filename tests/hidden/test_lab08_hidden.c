@@ -4,9 +4,9 @@
  * the float4 stores, 32 for a warp's row, 256 for tile_rows_vec4's block), against
  * repeaters from 1 to 33 wide, and targets that start 1, 2 or 3 floats past an aligned
  * address (tile_rows_vec4 must find the first 16-byte boundary of every row itself), with
- * poison on either side of the target that must stay. Case 2 uses integer grey levels, exact
- * in any order of addition (test_lab08_repeater.c). Points and visibility:
- * tests/hidden/lab08.txt. */
+ * poison on either side of the target that must stay; and targets past 2^32 points. Case 2
+ * uses integer grey levels, exact in any order of addition (test_lab08_repeater.c). Points and
+ * visibility: tests/hidden/lab08.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -108,9 +108,123 @@ static void unaligned_target(int v)
         }
 }
 
+/* Past 2^31 and 2^32 points, where a target offset y W + x computed in int or unsigned wraps:
+ * a 2^20 x 4097 target (W x H, the widest the API takes: 2^32 + 2^20 floats, 17.2 GB), whose
+ * offsets pass 2^31 and 2^32 at the starts of rows 2048 and 4096. The test checks 64 points at
+ * either end of rows 0, 2047, 2048, 4095 and 4096. A 37 x 11 repeater (and the lattice
+ * u = (6, 1), v = (-1, 6) over it), but for tile_grid_over_repeater, whose threads walk the
+ * target by the repeater's steps: a repeater as wide as the target and one row high, so that
+ * a thread walks one column. The reference of case 2: one period of its target, which repeats
+ * (the copies sit everywhere, so that shifting by a period changes neither which copies cover
+ * a point nor their order). On a GPU every block runs (one without the target, the scratch and
+ * 1 GB skips, which scores nothing); on the CPU backend only the blocks that hold the points'
+ * threads (testkit_window), on memory mapped where touched: for the 2D grids, 32 x 8 blocks,
+ * 2^15 across; a block per row for tile_rows_vec4 and the tiling of lattice_periodic, which
+ * gathers its period with a grid of its own first, whose blocks all run. The atomic scatter,
+ * a block per copy and the division on a grid-stride grid after it, on a GPU alone. */
+enum { FAR_W = 1 << 20, FAR_H = 4097, FAR_ROWS = 5, FAR_SIDE = 64, FAR_RW = 37, FAR_RH = 11 };
+
+static void past_2_32(int v)
+{
+    static const size_t rows[FAR_ROWS] = {0, 2047, 2048, 4095, 4096};
+    static const size_t cols[2] = {0, FAR_W - FAR_SIDE};
+    static const int uv[4] = {6, 1, -1, 6};
+    const size_t n = (size_t)FAR_W * FAR_H, bytes = n * sizeof(float);
+    const int lattice = repeater_facts[v].lattice, walker = v == TILE_GRID_OVER_REPEATER;
+    const size_t rw = walker ? FAR_W : FAR_RW, rh = walker ? 1 : FAR_RH;
+    const char *name = repeater_variants[v].name;
+    size_t ranks[2 * FAR_ROWS + 1][2], count = 0,
+                                       scratch_bytes = repeat_scratch_bytes(v, FAR_W, FAR_H);
+    float *rep = malloc(rw * rh * sizeof(float)), *period = NULL, got[FAR_SIDE];
+    char why[1200] = "";
+    int *k = malloc(rw * rh * sizeof(int));
+    struct lattice l;
+#ifdef BACKEND_CUDA
+    struct gpu_info info;
+    if (gpu_query(&info) != LAB_OK ||
+        info.global_bytes < bytes + scratch_bytes + ((size_t)1 << 30)) {
+        fprintf(stderr, "skipped: needs %.1f GB of device memory\n",
+                (bytes + scratch_bytes) / 1e9 + 1);
+        skip();
+    }
+#endif
+    struct gpu_buf both = gpu_alloc_zeroed(bytes + scratch_bytes); /* at once: gpu.h says why */
+    struct gpu_buf target = {both.ptr, bytes}, scratch = {(char *)both.ptr + bytes, scratch_bytes};
+    struct gpu_buf drep = gpu_alloc(rw * rh * sizeof(float));
+    testkit_ints(k, rw * rh, -100, 255);
+    for (size_t i = 0; i < rw * rh; i++)
+        rep[i] = k[i] > 0 ? (float)k[i] : 0.0f;
+    gpu_upload(drep, rep, rw * rh * sizeof(float));
+    if (lattice) {
+        assert_int_equal(lattice_plan(&l, uv[0], uv[1], uv[2], uv[3], rw, rh), LAB_OK);
+        period = malloc((size_t)l.px * l.py * sizeof(float));
+        lattice_cpu_target(period, l.px, l.py, rep, &l);
+    }
+    for (int r = 0; r < FAR_ROWS; r++) /* the blocks that hold each row's points */
+        if (v == TILE_ROWS_VEC4 || v == LATTICE_PERIODIC) { /* a block per row */
+            ranks[count][0] = rows[r] * ROW_THREADS;
+            ranks[count++][1] = (rows[r] + 1) * ROW_THREADS;
+        } else {
+            for (int c = 0; c < 2; c++) { /* 32 x 8 blocks, 2^15 across */
+                size_t across = FAR_W / TILE_THREADS_X, by = walker ? 0 : rows[r] / TILE_THREADS_Y;
+                size_t first = by * across + cols[c] / TILE_THREADS_X;
+                ranks[count][0] = first * TILE_THREADS_X * TILE_THREADS_Y;
+                ranks[count++][1] =
+                    (first + FAR_SIDE / TILE_THREADS_X) * TILE_THREADS_X * TILE_THREADS_Y;
+            }
+        }
+    if (v == LATTICE_PERIODIC) { /* the gather of the period, 32 x 8 blocks over it */
+        ranks[count][0] = 0;
+        ranks[count++][1] = ((size_t)l.px + TILE_THREADS_X - 1) / TILE_THREADS_X *
+                            (((size_t)l.py + TILE_THREADS_Y - 1) / TILE_THREADS_Y) *
+                            TILE_THREADS_X * TILE_THREADS_Y;
+    }
+    testkit_window(ranks, count);
+    testkit_case("%s, %d x %d, repeater %zu x %zu", name, FAR_W, FAR_H, rw, rh);
+    if (lattice)
+        assert_status(repeat_lattice((enum repeater_variant)v, target, FAR_W, FAR_H, drep, rw, rh,
+                                     uv[0], uv[1], uv[2], uv[3], scratch),
+                      LAB_OK);
+    else
+        assert_status(repeat_tile((enum repeater_variant)v, target, FAR_W, FAR_H, drep, rw, rh),
+                      LAB_OK);
+    gpu_sync();
+    testkit_window(NULL, 0);
+    for (int r = 0; r < FAR_ROWS; r++)
+        for (int c = 0; c < 2; c++) { /* the first wrong point of each piece, said in why */
+            size_t y = rows[r], at = y * FAR_W + cols[c], used = strlen(why);
+            struct gpu_buf part = {(float *)target.ptr + at, sizeof got};
+            gpu_download(got, part, sizeof got);
+            for (size_t j = 0; j < FAR_SIDE; j++) {
+                size_t x = cols[c] + j;
+                float want =
+                    lattice ? period[y % l.py * l.px + x % l.px] : rep[y % rh * rw + x % rw];
+                if (memcmp(&got[j], &want, sizeof want)) {
+                    snprintf(why + used, sizeof why - used,
+                             "%starget[%zu] (row %zu, column %zu) is %g, want %g", used ? "; " : "",
+                             at + j, y, x, got[j], want);
+                    break;
+                }
+            }
+        }
+    if (why[0])
+        fail_msg("%s, %d x %d, repeater %zu x %zu: %s (an offset that wraps at 2^31 or 2^32?)",
+                 name, FAR_W, FAR_H, rw, rh, why);
+    gpu_free(&both);
+    gpu_free(&drep);
+    free(rep);
+    free(period);
+    free(k);
+}
+
 static const struct testkit_test tests[] = {
     TESTKIT_EACH(width_edges),
     TESTKIT_EACH(unaligned_target),
+#ifdef BACKEND_CUDA
+    TESTKIT_EACH(past_2_32),
+#else
+    TESTKIT_EACH_EXCEPT(past_2_32, LATTICE_SCATTER_ATOMIC),
+#endif
 };
 
 TESTKIT_MAIN("lab08_hidden", tests, repeater_variants, REPEATER_VARIANTS)

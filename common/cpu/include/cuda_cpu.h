@@ -3,6 +3,8 @@
 #ifndef CUDA_CPU_H
 #define CUDA_CPU_H
 
+#include "cuda_runtime_api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -13,6 +15,12 @@ extern "C" {
    inline; not the runtime's barriers and collectives), and the threads launched. */
 unsigned long long cuda_cpu_basic_blocks(void);
 unsigned long long cuda_cpu_threads_launched(void);
+
+/* cudaMalloc's twin for tests of sizes no CPU holds, past 2^32 elements: memory whose pages are
+   mapped when first touched and read 0 until written, not poisoned, so that a buffer of 17 GB
+   costs only the pages that the test and the blocks of its CUDA_CPU_WINDOW touch. cudaFree
+   frees it. */
+cudaError_t cuda_cpu_malloc_zeroed(void **ptr, size_t size);
 
 #ifdef __cplusplus
 }
