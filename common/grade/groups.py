@@ -10,7 +10,9 @@ marks each test in its own output and the worker's (TESTKIT_MARK), so that:
 - a test that passes in its group passed (its verdict is the judge's XML, as alone);
 - a test that fails has its own output, split from the pair's at the marks, with the
   worker's fate where it crashed it; the judge then runs no more tests in that process (the
-  worker is gone), and the rest of the group goes on in a new pair;
+  worker is gone), and the rest of the group goes on in a new pair; a test after it in the
+  same pair that fails too runs again in a new pair (the first failure may have left the
+  worker broken: on a GPU, a fault is sticky);
 - a test that runs past its own time limit, or makes its worker go past a limit of memory or
   disk, is stopped with the pair; the tests it stopped go on in a new pair;
 - a test whose ending the grader could not see for itself (the pair was stopped while it
@@ -84,7 +86,11 @@ def run_group(args, ctx, judge, worker, names, limit_of, deadline, tag, uid):
     printed, printed_before = split_marked(run["printed"])
     results, stopped = {}, run["stopped"] or run["timed_out"] or run["exceeded"]
     last = order[-1] if order else None
-    for i, name in enumerate(order):
+    failed_before = False  # after a test that fails, another's failure may be its doing (a
+    for i, name in enumerate(order):  # GPU's sticky error): those run again in a fresh pair
+        if failed_before and "passed" not in seen[name]:
+            continue
+        failed_before = failed_before or "passed" not in seen[name]
         ends = seen[name].get("passed") or (seen[order[i + 1]]["start"] if i + 1 < len(order)
                                             else None)
         secs = (ends or time.monotonic()) - seen[name]["start"]

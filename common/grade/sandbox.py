@@ -15,6 +15,7 @@ with its child. Where it is missing or the kernel refuses namespaces (a containe
 CAP_SYS_ADMIN, say), available() says why and the grader falls back to uids, limits and
 cleaning up after each test (wall.py), and says so in the grade.
 """
+import glob
 import os
 import shutil
 import subprocess
@@ -55,13 +56,29 @@ def probe():
 
 
 def toolkit_roots():
-    """The CUDA toolkit's folder where it is not under /usr (/opt/cuda, say), for the jail
-    to see nvcc; [] when it is under /usr or missing."""
+    """What the compilers and the loader use outside /usr, for the jail to see it too: the
+    CUDA toolkit's folder (/opt/cuda, say), the folders of CPATH, LIBRARY_PATH and
+    LD_LIBRARY_PATH (the environment the grader passes on), and those that the loader's
+    configuration names (/etc/ld.so.conf.d: packages unpacked under /opt, say)."""
+    found = []
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
-    if not os.path.exists(nvcc):
-        return []
-    root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
-    return [] if root == "/usr" or root.startswith("/usr/") else [root]
+    if os.path.exists(nvcc):
+        found.append(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))))
+    for var in ("CPATH", "LIBRARY_PATH", "LD_LIBRARY_PATH"):
+        found += os.environ.get(var, "").split(os.pathsep)
+    for conf in sorted(glob.glob("/etc/ld.so.conf.d/*.conf")):
+        try:
+            with open(conf, encoding="utf-8", errors="replace") as f:
+                found += [line.strip() for line in f if line.startswith("/")]
+        except OSError:
+            pass
+    out = []
+    for path in found:
+        path = os.path.realpath(path) if path else ""
+        if (os.path.isdir(path) and not path.startswith(("/usr/", "/etc/")) and
+                path not in ("/", "/usr", "/etc", "/tmp") and path not in out):
+            out.append(path)
+    return out
 
 
 class Jail:

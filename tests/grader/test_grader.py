@@ -254,6 +254,7 @@ import grade  # noqa: E402  (the module under test, found through the path above
 from attacks import Attacks  # noqa: E402,F401  (cheating submissions: unittest finds it here)
 from attacks_wall import SwapAfterCheck, WallFallback, WallJailed  # noqa: E402,F401  (wall v3)
 from faults import HostFaults  # noqa: E402,F401  (a fault of the machine is nobody's grade)
+from parts_groups import GroupParts  # noqa: E402,F401  (the group runner's parts)
 
 BACKEND = "cpu"
 MAKE_VARS = []  # on a GPU: --make-var ARCH=native, one architecture, not the fat binary
@@ -553,9 +554,9 @@ class Parts(unittest.TestCase):
                    + row % ("grid_2d", "2677.9", "79.88")
                    + row % ("grid_stride_float4", "2892.2", "86.27")
                    + row % ("grid_stride", "4500.0", "134.2"))
-        rows = grade.read_bench(read(os.path.join(self.tmp, "bench.tsv")))
-        self.assertAlmostEqual(grade.perf_value(rows["grid_stride_float4"], "%peak"), 86.27, 1)
-        self.assertAlmostEqual(grade.perf_value(rows["grid_stride_float4"], "%copy"), 96.64, 1)
+        rows = grade.perf.read_bench(read(os.path.join(self.tmp, "bench.tsv")))
+        self.assertAlmostEqual(grade.perf.perf_value(rows["grid_stride_float4"], "%peak"), 86.27, 1)
+        self.assertAlmostEqual(grade.perf.perf_value(rows["grid_stride_float4"], "%copy"), 96.64, 1)
         points = grade.parse_points("perf grid_stride_float4 >= 80 %peak 2\n"
                                     "perf grid_stride_float4 >= 95 %peak 1\n"
                                     "perf one_block >= 1 GB/s 1\nperf grid_2d >= 1 GB/s 1\n"
@@ -565,13 +566,14 @@ class Parts(unittest.TestCase):
         lab = grade.Lab("01", "lab01-vector-add")
         lab.add("grid_2d", 1.0, "visible", {"status": "failed", "why": "wrong", "output": "",
                                             "secs": 0})
-        saved = grade.run_bench
-        grade.run_bench = lambda *a, **k: (rows, "")
+        saved = grade.perf.run_bench
+        grade.perf.run_bench = lambda *a, **k: (rows, "")
         ctx = argparse.Namespace(judges=self.tmp)
         try:
-            grade.grade_perf(args, ctx, lab, points, "worker_lab01", "", time.monotonic() + 60)
+            grade.perf.grade_perf(args, ctx, lab, points, "worker_lab01", "",
+                                  time.monotonic() + 60)
         finally:
-            grade.run_bench = saved
+            grade.perf.run_bench = saved
         perf = [(t["score"], t["max_score"]) for t in lab.tests if t["suite"] == "perf"]
         self.assertEqual(perf, [(2.0, 2.0), (0, 1.0), (1.0, 1.0), (0, 1.0), (0, 1.0)])
         self.assertIn("correctness test fails", lab.tests[-2]["why"])
@@ -905,10 +907,20 @@ class LabTimeLimit(GradingBase):
 
 
 class SkippedIsNoPass(unittest.TestCase):
-    """A CUDA build on a machine without a GPU: the kernel tests skip, and a skipped test
-    scores nothing (it says why); the perf line reports that the bench could not run."""
+    """A skipped test scores nothing, and says why; a GPU grading on a machine without a GPU
+    is the machine's fault: no score for anyone, and the fix named."""
 
-    def test_cuda_build_without_gpu(self):
+    def test_skipped_scores_nothing(self):
+        args = argparse.Namespace()
+        result = grade.run.verdict(args, ("skipped", ""), False, "", 0,
+                                   "skipped: needs 9.6 GB of device memory", "", 10, 0.1)
+        self.assertEqual(result["status"], "skipped")
+        self.assertIn("skipped, which scores nothing: skipped: needs 9.6 GB", result["why"])
+        lab = grade.Lab("01", "lab01-x")
+        lab.add("big", 2.0, "visible", result)
+        self.assertEqual(lab.score(), (0, 2.0))
+
+    def test_cuda_grading_without_gpu(self):
         gpu = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL).returncode == 0 \
             if shutil.which("nvidia-smi") else False
@@ -923,10 +935,10 @@ class SkippedIsNoPass(unittest.TestCase):
                                stderr=subprocess.STDOUT, universal_newlines=True, timeout=600)
             with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
                 results = json.load(f)
-            self.assertEqual(len(results["tests"]), 2, p.stdout)
-            for t in results["tests"]:
-                self.assertEqual((t["score"], t["status"]), (0, "failed"))
-                self.assertIn("skipped, which scores nothing", t["output"])
+            self.assertNotEqual(p.returncode, 0)
+            self.assertNotIn("score", results)
+            self.assertIn("no CUDA device answers on this machine: grade with BACKEND=cpu",
+                          results["output"])
         finally:
             shutil.rmtree(out, ignore_errors=True)
 
