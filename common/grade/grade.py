@@ -59,7 +59,8 @@ from points import parse_points, points_for, read_points  # noqa: E402,F401
 from report import Lab  # noqa: E402,F401
 from run import (GpuTurns, judge_path, read_junit, run_limited, run_test,  # noqa: E402,F401
                  sanitizer_report, trim_report)
-from sources import find_in_submission, find_labs, names_in_sources, plain_env, test_sources  # noqa: E402,F401,E501
+from sources import (find_in_submission, find_labs, names_in_sources,  # noqa: E402,F401
+                     plain_env, test_sources)
 
 
 
@@ -282,7 +283,7 @@ def grade_one(args, staged, what, out, shared, say=None):
     say = say or (lambda line: print(line, flush=True))
     start = time.monotonic()
     os.makedirs(out, mode=0o700, exist_ok=True)
-    labs_done, notes, stopped = [], [], False
+    labs_done, notes, stopped, fault = [], [], False, False
     scratch = tempfile.mkdtemp(prefix="grade-", dir=wall.scratch_base())
     ids = wall.Ids(args.jobs)
     labs = shared.labs
@@ -312,12 +313,16 @@ def grade_one(args, staged, what, out, shared, say=None):
         stopped = True
         notes.append("the grading was stopped (SIGTERM) before its end: the labs not "
                      "graded are missing from this grade")
+    except GraderFault:
+        fault = True
+        raise
     except Exception:  # the grader's own fault: still a results.json, saying so
         notes.append("the grader failed, so this grade is incomplete; tell the instructor:\n" +
                      traceback.format_exc())
     finally:
         results = results_json(labs_done, time.monotonic() - start, notes)
-        write_private(os.path.join(out, "results.json"), json.dumps(results, indent=1))
+        if not fault:  # else main writes one with no score
+            write_private(os.path.join(out, "results.json"), json.dumps(results, indent=1))
         for uid in [ids.build] + ids.slots:
             wall.sweep(uid)
         if args.keep:

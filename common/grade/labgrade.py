@@ -11,7 +11,10 @@ failed it and why, with the race checker's lines where it found the cause.
 import collections
 import fnmatch
 import os
+import shutil
 import time
+
+import wall
 
 import perf
 from groups import run_suite
@@ -19,7 +22,8 @@ from points import points_for, read_points
 from report import Lab
 from run import (Worker, backends, build_dir, compiler_message, judge_path, make, race_lines,
                  racechecked)
-from sources import names_in_sources, test_sources
+from sources import exercise_names, names_in_sources, test_sources
+from prepare import GraderFault
 
 Run = collections.namedtuple("Run", "kind backend race label")
 PLACES = {"cuda": "on the GPU", "cpu": "on the CPU backend (strict mode, ASan and UBSan)",
@@ -54,7 +58,9 @@ def build_workers(args, ctx, lab, submission_note):
             backend=run.backend)
         if ok:
             workers[run.kind] = Worker(os.path.join(ctx.tree, target), run.backend, run.race)
-        elif i == 0:
+            continue
+        skeleton_builds(args, ctx, lab, run, target)
+        if i == 0:
             why = "did not compile (or link), so it scores 0:\n" + compiler_message(log)
             lab.notes.append(why)
             return {}, why
@@ -62,6 +68,29 @@ def build_workers(args, ctx, lab, submission_note):
             lab.notes.append("it did not build %s, so no test passes there:\n%s" % (
                 run.label, compiler_message(log)))
     return workers, ""
+
+
+def skeleton_builds(args, ctx, lab, run, target):
+    """Where a submission did not build: whether the lab's skeleton builds there, the same
+    way (the same uid, jail and tree). If it does not, the fault is this machine's (a jail
+    that hides a compiler's folder, a package missing), not the student's: GraderFault."""
+    tree = os.path.join(ctx.scratch, "skeleton-" + lab.lab + "-" + run.kind)
+    shutil.copytree(ctx.tree, tree, symlinks=True)
+    for name in exercise_names(args.root, lab.dir) or []:
+        shutil.copy2(os.path.join(args.root, "labs", lab.dir, name),
+                     os.path.join(tree, "labs", lab.dir, name))
+        os.utime(os.path.join(tree, "labs", lab.dir, name))  # newer than its objects
+    wall.own_tree(tree, ctx.ids.build, ctx.ids.group)
+    try:
+        ok, log = make(args, tree, [target], os.path.join(ctx.work, "build-%s-%s-skeleton.txt" % (
+            lab.lab, run.kind)), race=run.race, ids=ctx.ids, uid=ctx.ids.build,
+            backend=run.backend)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+    if not ok:
+        raise GraderFault("the grader cannot build even %s's skeleton %s on this machine, so "
+                          "the fault is the machine's; nothing was graded:\n%s" % (
+                              lab.lab, run.label, compiler_message(log)))
 
 
 def grade_lab(args, ctx, num, labdir, submission_note):
@@ -126,6 +155,8 @@ def one_verdict(name, runs, on, results, why):
         return got[0][1]
     run, result = failing[0]
     result = dict(result)
+    if len({res["why"] for _, res in got}) == 1:  # not built, not submitted: one reason
+        return result
     if len(mine) > 1:
         result["why"] = "%s, %s" % (run.label, result["why"])
     raced = [res for r, res in got if r.race and r is not run]

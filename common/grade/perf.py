@@ -97,7 +97,8 @@ def run_bench(args, ctx, judge, worker, bench_args, deadline, name):
     if bench["timed_out"] or bench["jrc"] != 0 or bench["exceeded"] or not bench["found"]:
         why = ("timed out" if bench["timed_out"] else bench["exceeded"] or
                "failed (status %s)" % bench["jrc"])
-        return {}, "the bench %s:\n%s" % (why, clip(bench["judged"] + "\n" + bench["printed"], 1500))
+        return {}, "the bench %s:\n%s" % (why, clip(bench["judged"] + "\n" + bench["printed"],
+                                                     1500))
     return read_bench(bench["found"].decode("utf-8", errors="replace")), ""
 
 

@@ -110,7 +110,8 @@ def prepare_judges(args, labs, where):
             raise GraderFault("the race checker does not work on this machine: its canary, a "
                               "known race (common/judge/race_canary.cu), was not reported, so "
                               "races would pass unseen; nothing was graded. It needs g++'s "
-                              "ThreadSanitizer (libtsan) with fibers. It said:\n" + clip(said, 1500))
+                              "ThreadSanitizer (libtsan) with fibers. It said:\n" +
+                              clip(said, 1500))
     return tree, devices
 
 

@@ -114,7 +114,8 @@ class Context:
     the grader queried itself (common/judge/device_query.c)}, which every judge gets."""
 
     def __init__(self, scratch, tree, judges, ids, device):
-        self.tree, self.judges, self.ids, self.device = tree, judges, ids, device
+        self.scratch, self.tree, self.judges = scratch, tree, judges
+        self.ids, self.device = ids, device
         self.work = os.path.join(scratch, "work")
         self.runs = os.path.join(scratch, "runs")
         self.judge_runs = tempfile.mkdtemp(prefix="runs-", dir=os.path.dirname(judges))
@@ -329,8 +330,10 @@ def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch_
             "stopped": stopped, "start": start,
             "progress": wall.read_bounded(progress_path, 1 << 20, tail=False)[0].decode(
                 "utf-8", errors="replace"),
-            "judged": tail(os.path.join(logs, "judge.txt"), LOG_LIMIT).replace(ctx.tree + os.sep, ""),
-            "printed": tail(os.path.join(logs, "worker.txt"), LOG_LIMIT).replace(ctx.tree + os.sep, "")}
+            "judged": tail(os.path.join(logs, "judge.txt"), LOG_LIMIT).replace(ctx.tree + os.sep,
+                                                                                ""),
+            "printed": tail(os.path.join(logs, "worker.txt"), LOG_LIMIT).replace(ctx.tree + os.sep,
+                                                                                 "")}
 
 
 def verdict(args, found, timed_out, exceeded, wrc, judged, printed, timeout, secs):

@@ -100,7 +100,7 @@ class Jail:
                 a += ["--ro-bind", path, path]
         a += ["--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev"]
         for root in toolkit_roots():
-            a += ["--ro-bind", root, root]
+            a += parents(root) + ["--ro-bind", root, root]
         if self.gpu:
             a += ["--ro-bind", "/sys", "/sys"]
             for name in sorted(os.listdir("/dev")):
@@ -110,13 +110,8 @@ class Jail:
             a += ["--size", str(self.tmp_bytes), "--perms", "01777", "--tmpfs", path]
         a += ["--dir", "/var", "--symlink", "../tmp", "/var/tmp",
               "--dir", "/run", "--symlink", "../tmp", "/run/lock"]
-        for path in self.ro + self.rw:  # the folders above them, enterable (bwrap: 0700)
-            parents, up = [], os.path.dirname(path)
-            while up not in ("/", "/tmp", ""):
-                parents.insert(0, up)
-                up = os.path.dirname(up)
-            for parent in parents:
-                a += ["--perms", "0755", "--dir", parent]
+        for path in self.ro + self.rw:
+            a += parents(path)
         for path in self.ro:
             a += ["--ro-bind", path, path]
         for path in self.rw:
@@ -126,6 +121,16 @@ class Jail:
             a += [SETPRIV, "--reuid=%d" % who[0], "--regid=%d" % who[1], "--clear-groups",
                   "--no-new-privs", "--"]
         return a
+
+
+def parents(path):
+    """bwrap's arguments that make the folders above path, which it would make 0700 (so no
+    uid but root could pass), enterable by all."""
+    out, up = [], os.path.dirname(path)
+    while up not in ("/", "/tmp", ""):
+        out = ["--perms", "0755", "--dir", up] + out
+        up = os.path.dirname(up)
+    return out
 
 
 def tmp_used(pid):
