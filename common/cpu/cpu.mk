@@ -38,10 +38,14 @@ CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h $(CPU_DIR)/include/*/*.h)
 RUNTIME_FLAGS_runtime =
 RUNTIME_FLAGS_runtime-asan = $(CPU_SANFLAGS)
 RUNTIME_FLAGS_runtime-tsan = -DCUDA_CPU_RACECHECK
-$(BUILD)/cpu/%/libcudacpu.a: $(CPU_DIR)/runtime.cpp $(CPU_HEADERS)
+# racecheck.cpp is the race checker's part (empty in the other flavours).
+CPU_RUNTIME_SRCS = $(CPU_DIR)/runtime.cpp $(CPU_DIR)/racecheck.cpp
+$(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_HEADERS)
 	@mkdir -p $(@D)
-	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $< -o $(@D)/runtime.o
-	$(Q)ar rcs $@ $(@D)/runtime.o
+	$(Q)for f in $(CPU_RUNTIME_SRCS); do \
+	  g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $$f \
+	    -o $(@D)/$$(basename $$f .cpp).o || exit 1; done
+	$(Q)rm -f $@ && ar rcs $@ $(patsubst $(CPU_DIR)/%.cpp,$(@D)/%.o,$(CPU_RUNTIME_SRCS))
 
 $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
 	@mkdir -p $(@D)

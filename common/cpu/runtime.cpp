@@ -2,8 +2,9 @@
 // kernels. Each thread of a block is a fiber (boost::context::fiber); a worker runs one
 // block at a time, switching fibers at barriers, warp collectives and volatile accesses.
 // Everything runs synchronously on the calling thread (and CUDA_CPU_WORKERS-1 helpers), so
-// streams are trivially in order and events see real elapsed times.
-#include "cuda_runtime.h"
+// streams are trivially in order and events see real elapsed times. The race checker's part
+// is racecheck.cpp, which the runtime calls through the hooks of runtime.h.
+#include "runtime.h"
 #include "cuda_cpu.h"
 #include <assert.h>
 #include <boost/context/fiber.hpp>
@@ -26,8 +27,6 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-namespace bctx = boost::context;
-
 #ifdef __SANITIZE_ADDRESS__
 // ASan keeps SIGSEGV to itself, so that a test framework's handler (cmocka's) does not turn a
 // wild write into "Segmentation fault" with no line. Leaks of host memory are not what a
@@ -38,62 +37,6 @@ extern "C" const char *__asan_default_options()
     return "detect_leaks=0:allow_user_segv_handler=0";
 }
 #endif
-
-// ---------------------------------------------------------------------------------------------
-// The race checker (cucc --racecheck): kernels built with ThreadSanitizer, each CUDA thread a
-// TSan fiber, switched without synchronising; the runtime itself is not instrumented, so that
-// only the kernels' accesses count, and it adds the orderings CUDA gives (hb_release and
-// hb_acquire on a token). Nothing of it in the other builds.
-#ifdef CUDA_CPU_RACECHECK
-#include <sanitizer/tsan_interface.h>
-extern "C" {
-void __tsan_java_alloc(unsigned long ptr, unsigned long size);
-void __tsan_java_free(unsigned long ptr, unsigned long size);
-void AnnotateIgnoreWritesBegin(const char *file, int line);
-void AnnotateIgnoreWritesEnd(const char *file, int line);
-void __tsan_func_entry(void *call_pc);
-void __tsan_func_exit(void);
-void __tsan_ignore_thread_begin(void);
-void __tsan_ignore_thread_end(void);
-int __tsan_get_report_mop(void *report, unsigned long idx, int *tid, void **addr, int *size,
-                          int *write, int *atomic, void **trace, unsigned long trace_size);
-int __tsan_get_report_loc(void *report, unsigned long idx, const char **type, void **addr,
-                          unsigned long *start, unsigned long *size, int *tid, int *fd,
-                          int *suppressable, void **trace, unsigned long trace_size);
-}
-static const int kIdentities = 2; // TSan identities per thread slot: neighbouring blocks differ
-// The runtime's own work, when a kernel calls it: not the kernel's accesses (the library
-// functions it calls, memset and friends, are seen by TSan all the same).
-struct Unseen {
-    Unseen() { __tsan_ignore_thread_begin(); }
-    ~Unseen() { __tsan_ignore_thread_end(); }
-};
-// Races between atomics and plain accesses are not reported: CUDA's own CAS loops read the
-// word plainly first. Each launch reports its races, even those an earlier launch had. No
-// second's sleep at exit (for other threads' reports: ours are fibers, already reported),
-// which would double the time of a test that the grader runs in a process of its own.
-extern "C" const char *__tsan_default_options()
-{
-    return "report_atomic_races=0:suppress_equal_stacks=0:suppress_equal_addresses=0:"
-           "atexit_sleep_ms=0";
-}
-static void hb_release(const volatile void *token)
-{
-    __tsan_release(const_cast<void *>(token));
-}
-static void hb_acquire(const volatile void *token)
-{
-    __tsan_acquire(const_cast<void *>(token));
-}
-#else
-static const int kIdentities = 1;
-struct Unseen {
-    Unseen() {} // user-provided: no unused-variable warning where it does nothing
-};
-static void hb_release(const volatile void *) {}
-static void hb_acquire(const volatile void *) {}
-#endif
-enum Token { BLOCK_START, BARRIER, WARPS }; // a block's tokens: WARPS + w for warp w
 
 __thread uint3 threadIdx, blockIdx;
 __thread dim3 blockDim, gridDim;
@@ -191,10 +134,6 @@ static const int kMemoryClockKHz = 1600000;
 
 // ---------------------------------------------------------------------------------------------
 // Execution.
-enum State { FRESH, READY, BAR, WARP, STEP, DONE }; // FRESH: not yet queued
-enum Order { FORWARD, REVERSE, RANDOM };            // CUDA_CPU_SCHEDULE
-enum StepOp { ACCESS = 100, ACTIVEMASK };           // the ops of a STEP
-enum { kMaxThreads = 1024 };
 #ifdef __SANITIZE_ADDRESS__
 static const size_t kStack = 256 << 10; // ASan's frames are larger
 #else
@@ -202,82 +141,13 @@ static const size_t kStack = 64 << 10;
 #endif
 static const size_t kGuard = 4096;
 
-struct Job {
-    Kernel k;
-    dim3 grid, block;
-    size_t smem;
-    Order order;
-    unsigned long long seed, nblocks;
-    unsigned long long mult, add; // RANDOM: the k-th block picked is (mult k + add) % nblocks
-    bool strict;
-    std::atomic<unsigned long long> next{0};
-    std::atomic<bool> failed{false}, warned{false};
-    std::atomic<int> races{0}; // race checker: reports in this launch
-    char start, end;           // race checker: the launch's tokens, host -> blocks -> host
-    cudaError_t error = cudaErrorLaunchFailure; // what the launch returns if it failed
-};
-
-struct Worker;
-struct Fiber;
-struct Thread { // one CUDA thread of the running block
-    Worker *w;
-    Fiber *fiber; // the stack it runs on, once started
-    uint3 tid;
-    int id, state, op, arg, width;
-    unsigned mask;
-    unsigned long long val, res;
-    const char *file;
-    int line;
-    bool fenced; // race checker: a __threadfence since its last atomic
-};
-
-struct Fiber { // a stack with a context: it runs fresh threads one after another until one blocks
-    bctx::fiber ctx; // where it resumes, while switched out
-    Worker *w;
-    Thread *t; // the thread it runs, null while free (and for the scheduler's own record)
-    const char *stack;
-    size_t size;
-    void *fake; // ASan's fake stack while switched out
-    void *tsan; // the race checker's fiber: who TSan thinks runs here
-};
-
-struct Warp {
-    unsigned alive, runnable, coll, step; // lanes: not exited, READY, in a collective, in a step
-    unsigned mask;                        // of the lanes in a collective, unless `mixed`
-    bool mixed;
-    std::unordered_map<const volatile void *, unsigned> seen; // strict mode: volatile words touched
-};
-
-struct Worker {
-    Fiber sched{}; // the scheduler: the worker thread's own stack
-    Thread threads[kMaxThreads];
-    Fiber fibers[kMaxThreads * kIdentities];
-    int made = 0; // fibers with a stack
-    std::vector<Fiber *> free;
-    char *stacks = nullptr;
-    Warp warps[kMaxThreads / 32];
-    Thread *queue[kMaxThreads]; // ring of READY threads
-    unsigned head = 0, tail = 0;
-    int n = 0, live = 0, atbar = 0;
-    unsigned phase = 0;
-    dim3 dims{0, 0, 0};
-    Job *job = nullptr;
-    unsigned char *smem = nullptr;
-    size_t smem_size = 0;
-    bool failed = false;
-    struct Shared {
-        void *p;
-        size_t size;
-        const char *name;
-    };
-    std::vector<Shared> shared; // static __shared__ variables seen on this worker
-    std::unordered_set<const volatile void *> published; // race checker: atomics in this block
-    unsigned long long seq = 0;                          // blocks run
-    char *tokens = nullptr; // race checker, per block: [0] its start, [1] barriers, [2+] warps
-};
-
 static __thread Thread *cur;    // the running CUDA thread; null in host code
 static __thread Fiber *leaving; // the fiber switching out: the one switched to keeps its context
+
+Thread *running()
+{
+    return cur;
+}
 
 // Inlined, as wait() is: a switch ends in a jump, not a return, which leaves the CPU's return
 // predictions a call off; each call level between the kernel and it costs a mispredicted return.
@@ -285,9 +155,7 @@ static inline __attribute__((always_inline)) void switch_to(Fiber *from, Fiber *
 {
     if (to != from) {
         leaving = from;
-#ifdef CUDA_CPU_RACECHECK
-        __tsan_switch_to_fiber(to->tsan, __tsan_switch_to_fiber_no_sync);
-#endif
+        race_switch(to);
 #ifdef __SANITIZE_ADDRESS__
         __sanitizer_start_switch_fiber(&from->fake, to->stack, to->size);
 #endif
@@ -320,63 +188,6 @@ static Fiber *pick(Worker *w)
     return t->fiber;
 }
 
-// The race checker names a CUDA thread by a frame it pushes on TSan's stack, at an address
-// that encodes its block and thread: reports then tell both accesses' threads apart.
-#ifdef CUDA_CPU_RACECHECK
-static const unsigned long long kFakeFrames = 1ull << 44;
-static void *thread_frame(unsigned long long block, int thread)
-{
-    return (void *)(kFakeFrames + ((block << 10 | (unsigned long long)thread) << 4));
-}
-#endif
-
-static void block_release(Worker *w, int token)
-{
-#ifdef CUDA_CPU_RACECHECK
-    hb_release(&w->tokens[token]);
-#else
-    (void)w, (void)token;
-#endif
-}
-
-static void block_acquire(Worker *w, int token)
-{
-#ifdef CUDA_CPU_RACECHECK
-    hb_acquire(&w->tokens[token]);
-#else
-    (void)w, (void)token;
-#endif
-}
-
-// A CUDA thread starts on fiber f: it sees what the block's start saw (the launch, the
-// poisoned shared memory), and nothing of the blocks before. False: the launch has raced
-// already, and stops here (each further report costs TSan many milliseconds).
-static bool thread_begins(Thread *t)
-{
-    t->fenced = false;
-#ifdef CUDA_CPU_RACECHECK
-    if (t->w->job->races) {
-        t->w->failed = true;
-        return false;
-    }
-    block_acquire(t->w, BLOCK_START);
-    unsigned long long b =
-        blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-    __tsan_func_entry(thread_frame(b, t->id));
-#endif
-    return true;
-}
-
-static void thread_ends(Thread *t)
-{
-#ifdef CUDA_CPU_RACECHECK
-    __tsan_func_exit();
-    hb_release(&t->w->job->end);
-#else
-    (void)t;
-#endif
-}
-
 static void exit_thread(Fiber *f);
 static bctx::fiber fiber_main(Fiber *f, bctx::fiber &&back)
 {
@@ -387,9 +198,10 @@ static bctx::fiber fiber_main(Fiber *f, bctx::fiber &&back)
     cur = f->t;
     threadIdx = cur->tid;
     for (;;) {
-        if (thread_begins(f->t)) {
+        f->t->fenced = false;
+        if (race_thread_begins(f->t)) {
             f->w->job->k.invoke(f->w->job->k.fn, f->w->job->k.args);
-            thread_ends(f->t);
+            race_thread_ends(f->t);
         }
         exit_thread(f); // returns with the next thread to run on this fiber
     }
@@ -412,11 +224,7 @@ static void make_fiber(Fiber *f)
     new (&f->ctx)
         bctx::fiber(std::allocator_arg, bctx::preallocated(sc.sp, sc.size, sc), OwnStack(),
                     [f](bctx::fiber &&back) { return fiber_main(f, std::move(back)); });
-#ifdef CUDA_CPU_RACECHECK
-    if (f->tsan) // abandoned inside a kernel: a fresh identity, with an empty stack
-        __tsan_destroy_fiber(f->tsan);
-    f->tsan = __tsan_create_fiber(0);
-#endif
+    race_fiber_made(f);
 }
 
 static Warp &warp_of(Thread *t)
@@ -559,13 +367,9 @@ static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr)
 // failed) is destroyed without one.
 static inline __attribute__((always_inline)) void wait(Thread *t)
 {
-#ifdef CUDA_CPU_RACECHECK
-    __tsan_ignore_thread_end();
+    race_switch_out();
     switch_to(t->fiber, pick(t->w));
-    __tsan_ignore_thread_begin();
-#else
-    switch_to(t->fiber, pick(t->w));
-#endif
+    race_switch_in();
 }
 
 static void exit_thread(Fiber *f)
@@ -741,37 +545,12 @@ static void release_barrier(Worker *w)
 
 // Shared memory as a block finds it: the poison pattern; for the race checker, memory that
 // no thread has touched yet (what the blocks before did there is forgotten).
-static void poison_shared(Worker *w, void *p, size_t size)
+void poison_shared(Worker *w, void *p, size_t size)
 {
     (void)w;
-#ifdef CUDA_CPU_RACECHECK
-    // TSan has no call to forget a range's history; its Java interface's free and alloc do it
-    // (whole 8-byte cells: a neighbour's history may go too, never a race of this block's)
-    unsigned long a = (unsigned long)p & ~7ul, e = ((unsigned long)p + size + 7) & ~7ul;
-    if (e > a) {
-        __tsan_java_free(a, e - a);
-        __tsan_java_alloc(a, e - a);
-    }
-    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
-#endif
     if (size)
         memset(p, kPoison, size);
-#ifdef CUDA_CPU_RACECHECK
-    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
-#endif
-}
-
-// A thread left inside its failed block: what it did happens before the launch's end, as if
-// it had finished (the race checker acts as its fiber for that).
-static void abandoned(Worker *w, Fiber *f)
-{
-#ifdef CUDA_CPU_RACECHECK
-    __tsan_switch_to_fiber(f->tsan, __tsan_switch_to_fiber_no_sync);
-    hb_release(&w->job->end);
-    __tsan_switch_to_fiber(w->sched.tsan, __tsan_switch_to_fiber_no_sync);
-#else
-    (void)w, (void)f;
-#endif
+    race_forget(p, size);
 }
 
 static bool run_block(Worker *w, unsigned long long b)
@@ -784,12 +563,7 @@ static bool run_block(Worker *w, unsigned long long b)
         poison_shared(w, s.p, s.size);
     dynamic_smem = w->smem;
     w->seq++;
-#ifdef CUDA_CPU_RACECHECK
-    free(w->tokens); // fresh tokens: no order passes from one block to the next
-    w->tokens = (char *)malloc(WARPS + kMaxThreads / 32);
-    w->published.clear();
-#endif
-    block_release(w, BLOCK_START);
+    race_block_starts(w);
     w->live = w->n, w->atbar = 0, w->phase = 0, w->failed = false;
     for (int i = 0; i < (w->n + 31) / 32; i++) {
         Warp &wp = w->warps[i];
@@ -820,7 +594,7 @@ static bool run_block(Worker *w, unsigned long long b)
     for (int i = 0; i < w->made; i++) {
         Fiber *f = &w->fibers[i];
         if (f->t) {
-            abandoned(w, f);
+            race_abandoned(w, f); // a thread left inside its failed block
             make_fiber(f), f->t = nullptr;
         }
         w->free.push_back(f);
@@ -846,9 +620,7 @@ static void prepare(Worker *w, Job &j)
         pthread_attr_destroy(&attr);
         w->sched.stack = (const char *)addr;
         w->sched.w = w;
-#ifdef CUDA_CPU_RACECHECK
-        w->sched.tsan = __tsan_get_current_fiber();
-#endif
+        race_worker_made(w);
         for (int i = 0; i < kMaxThreads; i++)
             w->threads[i].w = w, w->threads[i].id = i;
     }
@@ -936,7 +708,7 @@ static void work(Job &j)
     Worker *w = own.w;
     unsigned long long count = 0;
     prepare(w, j);
-    hb_acquire(&j.start);
+    race_worker_starts(j);
     block_count = &count;
     for (unsigned long long k; !j.failed && (k = j.next++) < j.nblocks;)
         if (!run_block(w, block_of(j, k)))
@@ -1049,15 +821,12 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
         fail(cudaErrorInvalidValue);
         return;
     }
-    hb_release(&j.start);
+    race_launch_starts(j);
     {
         Unseen unseen; // the scheduler's work on this thread (worker 0)
         run(j, workers());
     }
-    hb_acquire(&j.end);
-    if (j.races > 1)
-        fprintf(stderr, "cuda-cpu: %d more races in kernel %s (launched at %s:%d)\n", j.races - 1,
-                k.name, k.file, k.line);
+    race_launch_ends(j);
     if (j.races)
         async_error = fail(cudaErrorLaunchFailure);
     else if (j.failed)
@@ -1076,9 +845,9 @@ int barrier(BarrierOp op, int pred, const char *file, int line)
     t->w->atbar++;
     if (warp_of(t).coll | warp_of(t).step)
         check_warp(t->w, warp_of(t), t->id >> 5);
-    block_release(t->w, BARRIER); // all before the barrier happens before all after it
+    race_barrier(t, true);
     wait(t);
-    block_acquire(t->w, BARRIER);
+    race_barrier(t, false);
     return (int)t->res;
 }
 
@@ -1120,9 +889,9 @@ unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long v, int a
     wp.mixed |= wp.mask != mask;
     wp.coll |= bit_of(t);
     check_warp(t->w, wp, t->id >> 5, t);
-    block_release(t->w, WARPS + (t->id >> 5)); // the lanes of the mask meet here
+    race_collective(t, true);
     wait(t);
-    block_acquire(t->w, WARPS + (t->id >> 5));
+    race_collective(t, false);
     return t->res;
 }
 
@@ -1169,143 +938,6 @@ Poison::Poison(const volatile void *p, size_t size, const char *name)
         cur->w->shared.push_back({q, size, name});
     memset(q, kPoison, size);
 }
-
-void shared_variable(const volatile void *p, size_t size, const char *name)
-{
-    Unseen unseen;
-    Thread *t = cur;
-    if (!t)
-        return;
-    for (const auto &s : t->w->shared)
-        if (s.p == p)
-            return;
-    t->w->shared.push_back({const_cast<void *>(p), size, name});
-    poison_shared(t->w, const_cast<void *>(p), size);
-}
-
-void atomic_seen(const volatile void *p)
-{
-    Unseen unseen;
-    Thread *t = cur;
-    if (!t)
-        return;
-    if (t->fenced) // fence, then atomic: what the thread wrote is published through p
-        hb_release(p), t->fenced = false;
-    t->w->published.insert(p);
-}
-
-void fence()
-{
-    Unseen unseen;
-    Thread *t = cur;
-    if (!t)
-        return;
-    for (const volatile void *p : t->w->published) // atomic, then fence: take in what came
-        hb_acquire(p);
-    t->fenced = true;
-}
-
-#ifdef CUDA_CPU_RACECHECK
-// ---- the race checker's report: one line in the backend's words, before TSan's own
-static bool is_thread_frame(void *pc) // thread_frame's range (programs and libraries: above)
-{
-    unsigned long long v = (unsigned long long)pc;
-    return v >= kFakeFrames - 16 && v < kFakeFrames + (1ull << 42);
-}
-
-static std::string source_line(void **trace, int frames)
-{
-    char buf[1024];
-    for (int i = 0; i < frames && trace[i]; i++) { // the first frame in the program's code
-        if (is_thread_frame(trace[i]))
-            break;
-        __sanitizer_symbolize_pc(trace[i], "%s:%l", buf, sizeof buf - 1);
-        buf[sizeof buf - 1] = 0;
-        // one frame per function inlined at that address, innermost first, each ended by a
-        // 0 and the last by two
-        for (char *f = buf; *f && f < buf + sizeof buf - 1; f += strlen(f) + 1)
-            if (!strstr(f, "common/cpu/") && !strstr(f, "common/gpu.cu") &&
-                !strstr(f, "libsanitizer") && strstr(f, ":"))
-                return f;
-    }
-    return "an unknown line";
-}
-
-static std::string which_thread(void **trace, int frames, const Job &j)
-{
-    for (int i = 0; i < frames && trace[i]; i++) {
-        if (!is_thread_frame(trace[i]))
-            continue;
-        unsigned long long k = ((unsigned long long)trace[i] - kFakeFrames + 8) >> 4, b = k >> 10;
-        unsigned id = (unsigned)(k & 1023);
-        char s[128];
-        snprintf(s, sizeof s, "thread (%u,%u,%u) of block (%llu,%llu,%llu)", id % j.block.x,
-                 id / j.block.x % j.block.y, id / j.block.x / j.block.y, b % j.grid.x,
-                 b / j.grid.x % j.grid.y, b / j.grid.x / j.grid.y);
-        return s;
-    }
-    return "a thread whose history is lost";
-}
-
-static std::string what_memory(Worker *w, void *report, void *addr)
-{
-    const char *type = "";
-    void *trace[32] = {}, *a;
-    unsigned long start = 0, size = 0;
-    int tid, fd, suppressable;
-    char *p = (char *)addr;
-    if (w->smem && p >= (char *)w->smem && p < (char *)w->smem + w->smem_size)
-        return "dynamic shared memory (extern __shared__), byte " +
-               std::to_string(p - (char *)w->smem);
-    for (const auto &s : w->shared)
-        if (p >= (char *)s.p && p < (char *)s.p + s.size)
-            return std::string("__shared__ ") + s.name + ", byte " +
-                   std::to_string(p - (char *)s.p);
-    if (__tsan_get_report_loc(report, 0, &type, &a, &start, &size, &tid, &fd, &suppressable, trace,
-                              32) &&
-        !strcmp(type, "heap"))
-        return "a buffer of " + std::to_string(size) + " bytes allocated at " +
-               source_line(trace, 32) + ", byte " + std::to_string(p - (char *)start);
-    return std::string("memory (") + type + ")";
-}
-} // namespace cucc
-
-// TSan calls this for each report, before printing it: a race in a kernel is told in the
-// backend's words instead (the first of each launch; launch() counts the rest) and fails the
-// launch. Races outside kernels get TSan's own report.
-namespace __tsan {
-struct ReportDesc;
-bool OnReport(const ReportDesc *rep, bool suppressed)
-{
-    using namespace cucc;
-    Thread *t = cur;
-    void *report = (void *)rep, *now[32] = {}, *before[32] = {}, *addr, *addr2;
-    int tid, size, size2, write, write2, atomic;
-    if (suppressed || !t ||
-        !__tsan_get_report_mop(report, 0, &tid, &addr, &size, &write, &atomic, now, 32))
-        return suppressed;
-    Job &j = *t->w->job;
-    if (j.races++)
-        return true;
-    std::string earlier = "and before that, ";
-    if (__tsan_get_report_mop(report, 1, &tid, &addr2, &size2, &write2, &atomic, before, 32))
-        earlier += which_thread(before, 32, j) + (write2 ? " wrote there" : " read there") +
-                   " at " + source_line(before, 32);
-    else
-        earlier += "another thread touched it";
-    fprintf(stderr,
-            "cuda-cpu: race in kernel %s (launched at %s:%d): %s %s %d bytes at %s, %s, with "
-            "nothing between that orders them (a barrier, a warp's sync, a fence with an atomic); "
-            "the memory: %s\n",
-            j.k.name, j.k.file, j.k.line, which_thread(now, 32, j).c_str(),
-            write ? "writes" : "reads", size, source_line(now, 32).c_str(), earlier.c_str(),
-            what_memory(t->w, report, addr).c_str());
-    return true;
-}
-} // namespace __tsan
-
-namespace cucc {
-#endif
 
 void yield()
 {

@@ -1,0 +1,283 @@
+// The race checker (cucc --racecheck): kernels built with ThreadSanitizer, each CUDA thread a
+// TSan fiber, switched without synchronising; the runtime itself is not instrumented, so that
+// only the kernels' accesses count, and it tells TSan the orderings CUDA gives, through the
+// hooks of runtime.h, on tokens (TSan's release and acquire on an address). Only the race
+// checker's runtime (runtime-tsan) has it: the other flavours compile this file empty.
+#ifdef CUDA_CPU_RACECHECK
+#include "runtime.h"
+#include <string.h>
+
+extern "C" {
+void __tsan_java_alloc(unsigned long ptr, unsigned long size);
+void __tsan_java_free(unsigned long ptr, unsigned long size);
+void __tsan_func_entry(void *call_pc);
+void __tsan_func_exit(void);
+int __tsan_get_report_mop(void *report, unsigned long idx, int *tid, void **addr, int *size,
+                          int *write, int *atomic, void **trace, unsigned long trace_size);
+int __tsan_get_report_loc(void *report, unsigned long idx, const char **type, void **addr,
+                          unsigned long *start, unsigned long *size, int *tid, int *fd,
+                          int *suppressable, void **trace, unsigned long trace_size);
+}
+
+// Races between atomics and plain accesses are not reported: CUDA's own CAS loops read the
+// word plainly first. Each launch reports its races, even those an earlier launch had. No
+// second's sleep at exit (for other threads' reports: ours are fibers, already reported),
+// which would double the time of a test that the grader runs in a process of its own.
+extern "C" const char *__tsan_default_options()
+{
+    return "report_atomic_races=0:suppress_equal_stacks=0:suppress_equal_addresses=0:"
+           "atexit_sleep_ms=0";
+}
+
+namespace cucc {
+enum Token { BLOCK_START, BARRIER, WARPS }; // a block's tokens: WARPS + w for warp w
+
+static void hb_release(const volatile void *token)
+{
+    __tsan_release(const_cast<void *>(token));
+}
+static void hb_acquire(const volatile void *token)
+{
+    __tsan_acquire(const_cast<void *>(token));
+}
+
+// The race checker names a CUDA thread by a frame it pushes on TSan's stack, at an address
+// that encodes its block and thread: reports then tell both accesses' threads apart.
+static const unsigned long long kFakeFrames = 1ull << 44;
+static void *thread_frame(unsigned long long block, int thread)
+{
+    return (void *)(kFakeFrames + ((block << 10 | (unsigned long long)thread) << 4));
+}
+
+void race_fiber_made(Fiber *f)
+{
+    if (f->tsan) // abandoned inside a kernel: a fresh identity, with an empty stack
+        __tsan_destroy_fiber(f->tsan);
+    f->tsan = __tsan_create_fiber(0);
+}
+
+void race_worker_made(Worker *w)
+{
+    w->sched.tsan = __tsan_get_current_fiber();
+}
+
+void race_launch_starts(Job &j)
+{
+    hb_release(&j.start);
+}
+
+void race_launch_ends(Job &j)
+{
+    hb_acquire(&j.end);
+    if (j.races > 1)
+        fprintf(stderr, "cuda-cpu: %d more races in kernel %s (launched at %s:%d)\n", j.races - 1,
+                j.k.name, j.k.file, j.k.line);
+}
+
+void race_worker_starts(Job &j)
+{
+    hb_acquire(&j.start);
+}
+
+void race_block_starts(Worker *w)
+{
+    free(w->tokens); // fresh tokens: no order passes from one block to the next
+    w->tokens = (char *)malloc(WARPS + kMaxThreads / 32);
+    w->published.clear();
+    hb_release(&w->tokens[BLOCK_START]);
+}
+
+// A CUDA thread starts: it sees what the block's start saw (the launch, the poisoned shared
+// memory), and nothing of the blocks before. False: the launch has raced already, and stops
+// here (each further report costs TSan many milliseconds).
+bool race_thread_begins(Thread *t)
+{
+    if (t->w->job->races) {
+        t->w->failed = true;
+        return false;
+    }
+    hb_acquire(&t->w->tokens[BLOCK_START]);
+    unsigned long long b =
+        blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    __tsan_func_entry(thread_frame(b, t->id));
+    return true;
+}
+
+void race_thread_ends(Thread *t)
+{
+    __tsan_func_exit();
+    hb_release(&t->w->job->end);
+}
+
+// TSan has no call to forget a range's history; its Java interface's free and alloc do it
+// (whole 8-byte cells: a neighbour's history may go too, never a race of this block's).
+void race_forget(void *p, size_t size)
+{
+    unsigned long a = (unsigned long)p & ~7ul, e = ((unsigned long)p + size + 7) & ~7ul;
+    if (e > a) {
+        __tsan_java_free(a, e - a);
+        __tsan_java_alloc(a, e - a);
+    }
+}
+
+// What the thread did happens before the launch's end, as if it had finished (the race
+// checker acts as its fiber for that).
+void race_abandoned(Worker *w, Fiber *f)
+{
+    __tsan_switch_to_fiber(f->tsan, __tsan_switch_to_fiber_no_sync);
+    hb_release(&w->job->end);
+    __tsan_switch_to_fiber(w->sched.tsan, __tsan_switch_to_fiber_no_sync);
+}
+
+void race_barrier(Thread *t, bool arriving)
+{
+    if (arriving)
+        hb_release(&t->w->tokens[BARRIER]);
+    else
+        hb_acquire(&t->w->tokens[BARRIER]);
+}
+
+void race_collective(Thread *t, bool arriving)
+{
+    if (arriving)
+        hb_release(&t->w->tokens[WARPS + (t->id >> 5)]);
+    else
+        hb_acquire(&t->w->tokens[WARPS + (t->id >> 5)]);
+}
+
+// ---- what device code calls (cuda_runtime.h, under __SANITIZE_THREAD__)
+// A static __shared__ variable, registered when a thread first passes its declaration (a
+// static object's guard, written by one fiber and read by the others, would look like a race).
+void shared_variable(const volatile void *p, size_t size, const char *name)
+{
+    Unseen unseen;
+    Thread *t = running();
+    if (!t)
+        return;
+    for (const auto &s : t->w->shared)
+        if (s.p == p)
+            return;
+    t->w->shared.push_back({const_cast<void *>(p), size, name});
+    poison_shared(t->w, const_cast<void *>(p), size);
+}
+
+void atomic_seen(const volatile void *p)
+{
+    Unseen unseen;
+    Thread *t = running();
+    if (!t)
+        return;
+    if (t->fenced) // fence, then atomic: what the thread wrote is published through p
+        hb_release(p), t->fenced = false;
+    t->w->published.insert(p);
+}
+
+void fence()
+{
+    Unseen unseen;
+    Thread *t = running();
+    if (!t)
+        return;
+    for (const volatile void *p : t->w->published) // atomic, then fence: take in what came
+        hb_acquire(p);
+    t->fenced = true;
+}
+
+// ---- the race checker's report: one line in the backend's words, before TSan's own
+static bool is_thread_frame(void *pc) // thread_frame's range (programs and libraries: above)
+{
+    unsigned long long v = (unsigned long long)pc;
+    return v >= kFakeFrames - 16 && v < kFakeFrames + (1ull << 42);
+}
+
+static std::string source_line(void **trace, int frames)
+{
+    char buf[1024];
+    for (int i = 0; i < frames && trace[i]; i++) { // the first frame in the program's code
+        if (is_thread_frame(trace[i]))
+            break;
+        __sanitizer_symbolize_pc(trace[i], "%s:%l", buf, sizeof buf - 1);
+        buf[sizeof buf - 1] = 0;
+        // one frame per function inlined at that address, innermost first, each ended by a
+        // 0 and the last by two
+        for (char *f = buf; *f && f < buf + sizeof buf - 1; f += strlen(f) + 1)
+            if (!strstr(f, "common/cpu/") && !strstr(f, "common/gpu.cu") &&
+                !strstr(f, "libsanitizer") && strstr(f, ":"))
+                return f;
+    }
+    return "an unknown line";
+}
+
+static std::string which_thread(void **trace, int frames, const Job &j)
+{
+    for (int i = 0; i < frames && trace[i]; i++) {
+        if (!is_thread_frame(trace[i]))
+            continue;
+        unsigned long long k = ((unsigned long long)trace[i] - kFakeFrames + 8) >> 4, b = k >> 10;
+        unsigned id = (unsigned)(k & 1023);
+        char s[128];
+        snprintf(s, sizeof s, "thread (%u,%u,%u) of block (%llu,%llu,%llu)", id % j.block.x,
+                 id / j.block.x % j.block.y, id / j.block.x / j.block.y, b % j.grid.x,
+                 b / j.grid.x % j.grid.y, b / j.grid.x / j.grid.y);
+        return s;
+    }
+    return "a thread whose history is lost";
+}
+
+static std::string what_memory(Worker *w, void *report, void *addr)
+{
+    const char *type = "";
+    void *trace[32] = {}, *a;
+    unsigned long start = 0, size = 0;
+    int tid, fd, suppressable;
+    char *p = (char *)addr;
+    if (w->smem && p >= (char *)w->smem && p < (char *)w->smem + w->smem_size)
+        return "dynamic shared memory (extern __shared__), byte " +
+               std::to_string(p - (char *)w->smem);
+    for (const auto &s : w->shared)
+        if (p >= (char *)s.p && p < (char *)s.p + s.size)
+            return std::string("__shared__ ") + s.name + ", byte " +
+                   std::to_string(p - (char *)s.p);
+    if (__tsan_get_report_loc(report, 0, &type, &a, &start, &size, &tid, &fd, &suppressable, trace,
+                              32) &&
+        !strcmp(type, "heap"))
+        return "a buffer of " + std::to_string(size) + " bytes allocated at " +
+               source_line(trace, 32) + ", byte " + std::to_string(p - (char *)start);
+    return std::string("memory (") + type + ")";
+}
+} // namespace cucc
+
+// TSan calls this for each report, before printing it: a race in a kernel is told in the
+// backend's words instead (the first of each launch; race_launch_ends counts the rest) and
+// fails the launch. Races outside kernels get TSan's own report.
+namespace __tsan {
+struct ReportDesc;
+bool OnReport(const ReportDesc *rep, bool suppressed)
+{
+    using namespace cucc;
+    Thread *t = running();
+    void *report = (void *)rep, *now[32] = {}, *before[32] = {}, *addr, *addr2;
+    int tid, size, size2, write, write2, atomic;
+    if (suppressed || !t ||
+        !__tsan_get_report_mop(report, 0, &tid, &addr, &size, &write, &atomic, now, 32))
+        return suppressed;
+    Job &j = *t->w->job;
+    if (j.races++)
+        return true;
+    std::string earlier = "and before that, ";
+    if (__tsan_get_report_mop(report, 1, &tid, &addr2, &size2, &write2, &atomic, before, 32))
+        earlier += which_thread(before, 32, j) + (write2 ? " wrote there" : " read there") +
+                   " at " + source_line(before, 32);
+    else
+        earlier += "another thread touched it";
+    fprintf(stderr,
+            "cuda-cpu: race in kernel %s (launched at %s:%d): %s %s %d bytes at %s, %s, with "
+            "nothing between that orders them (a barrier, a warp's sync, a fence with an atomic); "
+            "the memory: %s\n",
+            j.k.name, j.k.file, j.k.line, which_thread(now, 32, j).c_str(),
+            write ? "writes" : "reads", size, source_line(now, 32).c_str(), earlier.c_str(),
+            what_memory(t->w, report, addr).c_str());
+    return true;
+}
+} // namespace __tsan
+#endif
