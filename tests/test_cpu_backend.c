@@ -39,6 +39,7 @@ int tk_misaligned(int offset, float *sum);
 int tk_shift(int in_place, int *data, int n);
 int tk_total(int atomic, const int *in, int n, int *total);
 int tk_last_block(int fence, const int *in, int blocks, int *sum);
+int tk_block_race(int kernel, int mode, const int *in, int *out, int lines[2]);
 int tk_cg(int *out, int blocks);
 int tk_pitched(int *host, int w, int h, size_t *pitch);
 int tk_host_side(int *out);
@@ -994,6 +995,50 @@ static void test_missing_fence(void **state)
     }
 }
 
+/* Races between the threads of a block after a barrier or a warp's sync, whose threads the
+ * next barrier or sync does not order: a lost update on a shared total or bin, bins read out
+ * while others still count into them, a warp's second pass over shared memory without its
+ * __syncwarp. Each right twin is right in every order; the race checker names both lines of
+ * each wrong one. */
+static void test_block_races(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"shared_counts", "shared_merge", "warp_passes"};
+    static const int modes[] = {3, 1, 3};
+    int in[64], out[64], lines[2], want[64] = {0};
+    for (int i = 0; i < 64; i++)
+        in[i] = next_int(1000);
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < 64; t++)
+            want[b * 16 + in[t] % 8]++, want[b * 16 + 8] += in[t];
+    EACH_ORDER(o)
+    {
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(tk_block_race(k, 0, in, out, lines), 0);
+            for (int i = 0; i < 64; i++)
+                if (k == 2)
+                    assert_int_equal(out[i], i < 32 ? in[(i + 2) % 32] + 1 : in[i]);
+                else if (i % 16 < (k == 0 ? 9 : 8) && i < 32)
+                    assert_int_equal(out[i], want[i]);
+        }
+    }
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+    cpu_only();
+    if (!tk_racecheck())
+        return;
+    for (int k = 0; k < 3; k++)
+        for (int m = 1; m < modes[k]; m++) {
+            char text[4096], kernel[64];
+            struct capture c = capture_stderr();
+            int e = tk_block_race(k, m, in, out, lines);
+            captured(c, text, sizeof text);
+            snprintf(kernel, sizeof kernel, "race in kernel %s ", names[k]);
+            if (e != cudaErrorLaunchFailure || !strstr(text, kernel))
+                fail_msg("%s, mode %d: error %d, and printed:\n%s", names[k], m, e, text);
+            assert_names_lines(text, lines);
+        }
+}
+
 /* Out of bounds and use after free abort under ASan: run them in a child. */
 static void expect_asan(int which, const char *kind)
 {
@@ -1170,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_race_on_total),
         cmocka_unit_test(test_missing_fence),
+        cmocka_unit_test(test_block_races),
         cmocka_unit_test(test_cooperative_groups),
         cmocka_unit_test(test_pitched),
         cmocka_unit_test(test_host_side),

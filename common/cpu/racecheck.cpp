@@ -30,7 +30,17 @@ extern "C" const char *__tsan_default_options()
 }
 
 namespace cucc {
-enum Token { BLOCK_START, BARRIER, WARPS }; // a block's tokens: WARPS + w for warp w
+// The tokens of a block, fresh at each block: its start; its barriers, by the parity of their
+// phase, so that a thread leaving one takes in what came before it and not what faster threads
+// did after it (the next barrier of the same parity waits for all of them); per thread, its
+// arrival at a warp collective; per thread and parity, the collectives whose first lane it is.
+enum Token {
+    BLOCK_START,
+    BARRIER,
+    ARRIVAL = BARRIER + 2,
+    GROUP = ARRIVAL + kMaxThreads,
+    TOKENS = GROUP + 2 * kMaxThreads
+};
 
 static void hb_release(const volatile void *token)
 {
@@ -82,8 +92,10 @@ void race_worker_starts(Job &j)
 void race_block_starts(Worker *w)
 {
     free(w->tokens); // fresh tokens: no order passes from one block to the next
-    w->tokens = (char *)malloc(WARPS + kMaxThreads / 32);
+    w->tokens = (char *)malloc(TOKENS);
     w->published.clear();
+    for (int i = 0; i < w->n; i++)
+        w->threads[i].firsts = 0;
     hb_release(&w->tokens[BLOCK_START]);
 }
 
@@ -129,20 +141,44 @@ void race_abandoned(Worker *w, Fiber *f)
     __tsan_switch_to_fiber(w->sched.tsan, __tsan_switch_to_fiber_no_sync);
 }
 
+// The barrier a thread leaves is the one before the block's current phase.
 void race_barrier(Thread *t, bool arriving)
 {
+    const char *token = &t->w->tokens[BARRIER + ((t->w->phase - !arriving) & 1)];
     if (arriving)
-        hb_release(&t->w->tokens[BARRIER]);
+        hb_release(token);
     else
-        hb_acquire(&t->w->tokens[BARRIER]);
+        hb_acquire(token);
 }
 
 void race_collective(Thread *t, bool arriving)
 {
     if (arriving)
-        hb_release(&t->w->tokens[WARPS + (t->id >> 5)]);
+        hb_release(&t->w->tokens[ARRIVAL + t->id]);
     else
-        hb_acquire(&t->w->tokens[WARPS + (t->id >> 5)]);
+        hb_acquire(t->group);
+}
+
+// What each lane of a collective did before arriving happens before what each does after it,
+// and nothing that a lane does after it happens before another lane leaves it: the lanes meet on
+// a token of this instance, the first lane's of its parity (before that lane can complete its
+// second collective after this one, every lane of this one has run and taken it in: the queue
+// of ready threads is first in, first out). The thread completing it may be a lane that exits:
+// the first lane's identity does the work.
+void race_group_meets(Worker *w, Thread *lanes, unsigned need)
+{
+    Thread *first = &lanes[__builtin_ctz(need)];
+    void *was = __tsan_get_current_fiber();
+    if (was != first->fiber->tsan)
+        __tsan_switch_to_fiber(first->fiber->tsan, __tsan_switch_to_fiber_no_sync);
+    for (unsigned m = need; m; m &= m - 1)
+        hb_acquire(&w->tokens[ARRIVAL + lanes[__builtin_ctz(m)].id]);
+    const char *group = &w->tokens[GROUP + 2 * first->id + (first->firsts++ & 1)];
+    hb_release(group);
+    for (unsigned m = need; m; m &= m - 1)
+        lanes[__builtin_ctz(m)].group = group;
+    if (was != first->fiber->tsan)
+        __tsan_switch_to_fiber(was, __tsan_switch_to_fiber_no_sync);
 }
 
 // ---- what device code calls (cuda_runtime.h, under __SANITIZE_THREAD__)

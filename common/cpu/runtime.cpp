@@ -331,6 +331,7 @@ static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr)
         }
         wp.coll &= ~need;
         wp.seen.clear(); // the collective synchronises these lanes
+        race_group_meets(w, lanes, need);
         for (unsigned m = need; m; m &= m - 1)
             ready(&lanes[__builtin_ctz(m)]);
         c = wp.mixed ? wp.coll : 0;
@@ -888,8 +889,8 @@ unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long v, int a
         wp.mask = mask;
     wp.mixed |= wp.mask != mask;
     wp.coll |= bit_of(t);
+    race_collective(t, true); // before check_warp, which may complete the collective
     check_warp(t->w, wp, t->id >> 5, t);
-    race_collective(t, true);
     wait(t);
     race_collective(t, false);
     return t->res;

@@ -56,7 +56,9 @@ struct Thread { // one CUDA thread of the running block
     unsigned long long val, res;
     const char *file;
     int line;
-    bool fenced; // race checker: a __threadfence since its last atomic
+    bool fenced;       // race checker: a __threadfence since its last atomic
+    unsigned firsts;   // race checker: collectives of this block whose first lane it was
+    const char *group; // race checker: the token of the collective it waits at
 };
 
 struct Fiber { // a stack with a context: it runs fresh threads one after another until one blocks
@@ -101,7 +103,7 @@ struct Worker {
     std::vector<Shared> shared; // static __shared__ variables seen on this worker
     std::unordered_set<const volatile void *> published; // race checker: atomics in this block
     unsigned long long seq = 0;                          // blocks run
-    char *tokens = nullptr; // race checker, per block: [0] its start, [1] barriers, [2+] warps
+    char *tokens = nullptr; // race checker, per block: racecheck.cpp's Token
 };
 
 Thread *running(); // the CUDA thread running on this OS thread; null in host code
@@ -140,7 +142,8 @@ void race_thread_ends(Thread *t);               // what it did happens before th
 void race_forget(void *p, size_t size);         // memory that no thread has touched yet
 void race_abandoned(Worker *w, Fiber *f);       // a thread left inside its failed block
 void race_barrier(Thread *t, bool arriving);    // __syncthreads: all before it, before all after
-void race_collective(Thread *t, bool arriving); // the lanes of a warp collective meet
+void race_collective(Thread *t, bool arriving); // a lane at a warp collective
+void race_group_meets(Worker *w, Thread *lanes, unsigned need); // lanes `need` complete one
 #else
 struct Unseen {
     Unseen() {} // user-provided: no unused-variable warning where it does nothing
@@ -163,5 +166,6 @@ inline void race_forget(void *, size_t) {}
 inline void race_abandoned(Worker *, Fiber *) {}
 inline void race_barrier(Thread *, bool) {}
 inline void race_collective(Thread *, bool) {}
+inline void race_group_meets(Worker *, Thread *, unsigned) {}
 #endif
 } // namespace cucc
