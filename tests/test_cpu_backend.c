@@ -1004,7 +1004,7 @@ static void test_block_races(void **state)
 {
     (void)state;
     static const char *const names[] = {"shared_counts", "shared_merge", "warp_passes"};
-    static const int modes[] = {3, 1, 3};
+    static const int modes[] = {3, 2, 3};
     int in[64], out[64], lines[2], want[64] = {0};
     for (int i = 0; i < 64; i++)
         in[i] = next_int(1000);
