@@ -40,6 +40,7 @@ int tk_shift(int in_place, int *data, int n);
 int tk_total(int atomic, const int *in, int n, int *total);
 int tk_last_block(int fence, const int *in, int blocks, int *sum);
 int tk_block_race(int kernel, int mode, const int *in, int *out, int lines[2]);
+int tk_copy_kind(int which, int *line);
 int tk_cg(int *out, int blocks);
 int tk_pitched(int *host, int w, int h, size_t *pitch);
 int tk_host_side(int *out);
@@ -1039,6 +1040,39 @@ static void test_block_races(void **state)
         }
 }
 
+/* A copy whose kind contradicts its pointers (device memory as the host side, or the other way
+ * round): a warning naming the call's line, and the copy done; an error under
+ * CUDA_CPU_STRICT=1, cudaErrorInvalidValue. The right twins pass silently in both. */
+static void test_copy_kind(void **state)
+{
+    (void)state;
+    char text[4096], where[64];
+    int line;
+    assert_int_equal(tk_copy_kind(6, &line), 0);
+    cpu_only();
+    for (int strict = 0; strict < 2; strict++) {
+        if (strict)
+            setenv("CUDA_CPU_STRICT", "1", 1);
+        struct capture c = capture_stderr();
+        int e = tk_copy_kind(6, &line);
+        captured(c, text, sizeof text);
+        if (e || strstr(text, "cuda-cpu"))
+            fail_msg("the right twins: error %d, and printed:\n%s", e, text);
+        for (int which = 0; which < 6; which++) {
+            c = capture_stderr();
+            e = tk_copy_kind(which, &line);
+            captured(c, text, sizeof text);
+            snprintf(where, sizeof where, "test_cpu_backend_kernels.cu:%d", line);
+            if (e != (strict ? cudaErrorInvalidValue : 0) || !strstr(text, where) ||
+                !strstr(text, strict ? "cuda-cpu: cudaMemcpy" : "cuda-cpu: warning: cudaMemcpy") ||
+                strchr(text, '\n') != text + strlen(text) - 1)
+                fail_msg("copy %d%s: error %d, and printed:\n%s", which, strict ? " (strict)" : "",
+                         e, text);
+        }
+    }
+    unsetenv("CUDA_CPU_STRICT");
+}
+
 /* Out of bounds and use after free abort under ASan: run them in a child. */
 static void expect_asan(int which, const char *kind)
 {
@@ -1216,6 +1250,7 @@ int main(void)
         cmocka_unit_test(test_race_on_total),
         cmocka_unit_test(test_missing_fence),
         cmocka_unit_test(test_block_races),
+        cmocka_unit_test(test_copy_kind),
         cmocka_unit_test(test_cooperative_groups),
         cmocka_unit_test(test_pitched),
         cmocka_unit_test(test_host_side),

@@ -1151,6 +1151,60 @@ extern "C" int tk_block_race(int kernel, int mode, const int *in, int *out, int 
     return (int)e;
 }
 
+/* Copies whose kind contradicts their pointers, which CUDA leaves undefined (GPUs with unified
+ * addressing usually let them pass): `which` 0-5, on lines KIND_LINE + 2 * which. 6 runs right
+ * twins of them all: the right kinds, cudaMemcpyDefault, managed and pinned memory. */
+__constant__ int kind_symbol[4];
+enum { KIND_LINE = __LINE__ + 16 };
+extern "C" int tk_copy_kind(int which, int *line)
+{
+    int host[4] = {1, 2, 3, 4}, back[4] = {0}, *d = NULL, *d2 = NULL, *managed = NULL;
+    int *pinned = NULL;
+    cudaArray_t array = NULL;
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<int>();
+    TRY(cudaMalloc(&d, sizeof host));
+    TRY(cudaMalloc(&d2, sizeof host));
+    TRY(cudaMallocManaged(&managed, sizeof host));
+    TRY(cudaMallocHost(&pinned, sizeof host));
+    TRY(cudaMallocArray(&array, &desc, 4, 1));
+    TRY(cudaMemcpy(d, host, sizeof host, cudaMemcpyHostToDevice));
+    cudaError_t e = cudaSuccess;
+    *line = KIND_LINE + 2 * which;
+    if (which == 0)
+        e = cudaMemcpy(back, d, sizeof host, cudaMemcpyHostToDevice);
+    else if (which == 1)
+        e = cudaMemcpyToSymbol(kind_symbol, d, sizeof host, 0, cudaMemcpyHostToDevice);
+    else if (which == 2)
+        e = cudaMemcpyAsync(d2, host, sizeof host, cudaMemcpyDeviceToDevice, 0);
+    else if (which == 3)
+        e = cudaMemcpy2D(back, 16, d, 16, 16, 1, cudaMemcpyHostToHost);
+    else if (which == 4)
+        e = cudaMemcpyFromSymbol(d2, kind_symbol, sizeof host, 0, cudaMemcpyDeviceToHost);
+    else if (which == 5)
+        e = cudaMemcpy2DToArray(array, 0, 0, d, 16, 16, 1, cudaMemcpyHostToDevice);
+    else {
+        e = cudaMemcpy(back, d, sizeof host, cudaMemcpyDefault);
+        TRY(cudaMemcpyToSymbol(kind_symbol, d, sizeof host, 0, cudaMemcpyDeviceToDevice));
+        TRY(cudaMemcpyAsync(d2, host, sizeof host, cudaMemcpyHostToDevice, 0));
+        TRY(cudaMemcpy2D(back, 16, d, 16, 16, 1, cudaMemcpyDeviceToHost));
+        TRY(cudaMemcpyFromSymbol(d2, kind_symbol, sizeof host, 0, cudaMemcpyDeviceToDevice));
+        TRY(cudaMemcpy2DToArray(array, 0, 0, d, 16, 16, 1, cudaMemcpyDeviceToDevice));
+        TRY(cudaMemcpy(managed, d2, sizeof host, cudaMemcpyDeviceToHost));
+        TRY(cudaMemcpy(pinned, managed, sizeof host, cudaMemcpyDeviceToDevice));
+        TRY(cudaMemcpy(d2, pinned, sizeof host, cudaMemcpyHostToDevice));
+        TRY(cudaMemcpy(back, d2, sizeof host, cudaMemcpyDeviceToHost));
+        if (!e && memcmp(back, host, sizeof host))
+            e = cudaErrorUnknown;
+    }
+    cudaFreeArray(array);
+    cudaFreeHost(pinned);
+    cudaFree(managed);
+    cudaFree(d2);
+    cudaFree(d);
+    cudaGetLastError(); /* the refused copy's error, which it also left there */
+    return (int)e;
+}
+
 enum { ASSERT_LINE = __LINE__ + 3 };
 __global__ void asserting(unsigned n)
 {

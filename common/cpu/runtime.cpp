@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -69,6 +70,13 @@ static cudaError_t sync_point()
 enum { kPoison = 0xff }; // fresh allocations and dynamic shared memory: NaN as float, -1 as int
 static const size_t kSmemPerBlock = 48 << 10, kSmemOptin = 96 << 10;
 static size_t smem_optin = kSmemPerBlock; // raised by cudaFuncSetAttribute, for every kernel
+
+// CUDA_CPU_STRICT=1 (the grader's): what CUDA leaves undefined but lets run is an error.
+static bool strict_mode()
+{
+    const char *s = getenv("CUDA_CPU_STRICT");
+    return s && *s && strcmp(s, "0");
+}
 
 static int workers()
 {
@@ -807,8 +815,8 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
     j.k = k, j.grid = g, j.block = b, j.smem = smem;
     j.nblocks = (unsigned long long)g.x * g.y * g.z;
     threads_launched += j.nblocks * threads;
-    const char *s = getenv("CUDA_CPU_SCHEDULE"), *strict = getenv("CUDA_CPU_STRICT");
-    j.strict = strict && *strict && strcmp(strict, "0");
+    const char *s = getenv("CUDA_CPU_SCHEDULE");
+    j.strict = strict_mode();
     j.order = FORWARD, j.seed = 0;
     if (!s || !*s || !strcmp(s, "forward")) {
     } else if (!strcmp(s, "reverse")) {
@@ -955,19 +963,124 @@ void yield()
 // Memory: device memory is host memory, aligned as cudaMalloc aligns it.
 static std::mutex mem_mutex;
 static std::map<const void *, size_t> device_allocs;
+// Memory that a copy may take as either side, as with unified addressing: managed, and pinned
+// (page-locked) host memory; and the __device__ variables whose address the program asked for.
+static std::map<const void *, size_t> managed_allocs, pinned_allocs, symbols;
+
+enum Side { HOST, DEVICE, EITHER };
+static bool within(const std::map<const void *, size_t> &m, const void *p)
+{
+    auto it = m.upper_bound(p);
+    return it != m.begin() &&
+           (const char *)p < (const char *)std::prev(it)->first + std::prev(it)->second;
+}
+static Side side_of(const void *p)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (within(managed_allocs, p) || within(pinned_allocs, p))
+        return EITHER;
+    return within(device_allocs, p) || within(symbols, p) ? DEVICE : HOST;
+}
+
+void device_symbol(const void *p, size_t size)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    symbols[p] = size;
+}
+
+// Where the program called a copy: the macros of cuda_runtime_api.h say it just before.
+struct Site {
+    const char *file;
+    int line;
+};
+static __thread Site call_site;
+static Site take_site()
+{
+    Site s = call_site;
+    call_site = {nullptr, 0};
+    return s;
+}
+
+// A copy whose kind contradicts its pointers is undefined in CUDA (GPUs with unified addressing
+// usually follow the pointers): a warning once per call site, or under CUDA_CPU_STRICT=1 an
+// error each time, cudaErrorInvalidValue, the copy not done.
+static cudaError_t check_kind(Site at, const char *api, Side dst, Side src, size_t count,
+                              cudaMemcpyKind kind)
+{
+    if (!count || (unsigned)kind >= cudaMemcpyDefault)
+        return cudaSuccess;
+    bool bad_dst = dst != EITHER && (dst == DEVICE) != (kind == cudaMemcpyHostToDevice ||
+                                                        kind == cudaMemcpyDeviceToDevice);
+    bool bad_src = src != EITHER && (src == DEVICE) != (kind == cudaMemcpyDeviceToHost ||
+                                                        kind == cudaMemcpyDeviceToDevice);
+    if (!bad_dst && !bad_src)
+        return cudaSuccess;
+    static const char *kinds[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+                                  "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice"};
+    auto memory = [](Side s) { return s == DEVICE ? "device memory" : "host memory"; };
+    std::string why =
+        std::string(api) +
+        (at.file ? " at " + std::string(at.file) + ":" + std::to_string(at.line) : "") + ": " +
+        kinds[kind] + ", but " + (bad_src ? std::string("the source is ") + memory(src) : "") +
+        (bad_src && bad_dst ? " and " : "") +
+        (bad_dst ? std::string("the destination is ") + memory(dst) : "") +
+        "; CUDA leaves such a copy undefined (cudaMemcpyDefault follows the pointers)";
+    if (strict_mode()) {
+        fprintf(stderr, "cuda-cpu: %s (an error under CUDA_CPU_STRICT=1)\n", why.c_str());
+        return fail(cudaErrorInvalidValue);
+    }
+    static std::mutex m;
+    static std::set<std::pair<const void *, int>> warned;
+    std::lock_guard<std::mutex> lock(m);
+    if (warned.insert({at.file ? (const void *)at.file : api, at.line}).second)
+        fprintf(stderr, "cuda-cpu: warning: %s\n", why.c_str());
+    return cudaSuccess;
+}
+
+// height rows of width bytes, each pitch bytes after the one before (1D: one row).
+static cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void *src,
+                        size_t spitch, size_t width, size_t height, cudaMemcpyKind kind)
+{
+    if (dst && src) {
+        cudaError_t e = check_kind(at, api, side_of(dst), side_of(src), width * height, kind);
+        if (e)
+            return e;
+    }
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return fail(cudaErrorInvalidMemcpyDirection);
+    if (width > dpitch || width > spitch)
+        return fail(cudaErrorInvalidPitchValue);
+    if (!width || !height)
+        return cudaSuccess;
+    if (!dst || !src)
+        return fail(cudaErrorInvalidValue);
+    for (size_t r = 0; r < height; r++)
+        memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+    return cudaSuccess;
+}
 
 cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size,
                         cudaMemcpyKind kind, cudaMemcpyKind want)
 {
+    Site at = take_site();
     if (kind != want && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return fail(cudaErrorInvalidMemcpyDirection);
     if (offset > size || count > size - offset)
         return fail(cudaErrorInvalidValue);
-    memcpy(want == cudaMemcpyHostToDevice ? (char *)dst + offset : dst,
-           want == cudaMemcpyHostToDevice ? src : (const char *)src + offset, count);
+    bool to = want == cudaMemcpyHostToDevice;
+    cudaError_t e = check_kind(at, to ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol",
+                               to ? DEVICE : side_of(dst), to ? side_of(src) : DEVICE, count, kind);
+    if (e)
+        return e;
+    memcpy(to ? (char *)dst + offset : dst, to ? src : (const char *)src + offset, count);
     return cudaSuccess;
 }
 } // namespace cucc
+
+extern "C" void cuda_cpu_call_site(const char *file, int line)
+{
+    cucc::call_site = {file, line};
+}
 
 using namespace cucc;
 static double now_ms()
@@ -1263,7 +1376,11 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
 }
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int)
 {
-    return cudaMalloc(ptr, size);
+    cudaError_t e = cudaMalloc(ptr, size);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (!e && *ptr)
+        managed_allocs[*ptr] = size;
+    return e;
 }
 cudaError_t cudaFree(void *ptr)
 {
@@ -1277,6 +1394,7 @@ cudaError_t cudaFree(void *ptr)
             return fail(cudaErrorInvalidValue);
         size = it->second;
         device_allocs.erase(it);
+        managed_allocs.erase(ptr);
     }
     memset(ptr, kPoison, size); // a use after free reads poison (ASan reports it outright)
     free(ptr);
@@ -1287,7 +1405,12 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
     if (!ptr)
         return fail(cudaErrorInvalidValue);
     *ptr = size ? malloc(size) : nullptr;
-    return size && !*ptr ? fail(cudaErrorMemoryAllocation) : cudaSuccess;
+    if (size && !*ptr)
+        return fail(cudaErrorMemoryAllocation);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (*ptr)
+        pinned_allocs[*ptr] = size;
+    return cudaSuccess;
 }
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int)
 {
@@ -1295,38 +1418,29 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int)
 }
 cudaError_t cudaFreeHost(void *ptr)
 {
+    {
+        std::lock_guard<std::mutex> lock(mem_mutex);
+        pinned_allocs.erase(ptr);
+    }
     free(ptr);
     return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
                             cudaStream_t)
 {
-    if ((unsigned)kind > cudaMemcpyDefault)
-        return fail(cudaErrorInvalidMemcpyDirection);
-    if (!count)
-        return cudaSuccess;
-    if (!dst || !src)
-        return fail(cudaErrorInvalidValue);
-    memcpy(dst, src, count);
-    return cudaSuccess;
+    return copy(take_site(), "cudaMemcpyAsync", dst, count, src, count, count, 1, kind);
 }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind)
 {
-    cudaError_t e = cudaMemcpyAsync(dst, src, count, kind, 0);
+    cudaError_t e = copy(take_site(), "cudaMemcpy", dst, count, src, count, count, 1, kind);
     return e ? e : sync_point();
 }
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind)
 {
-    if (width > dpitch || width > spitch)
-        return fail(cudaErrorInvalidPitchValue);
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch,
-                                        width, kind, 0);
-        if (e)
-            return e;
-    }
-    return sync_point();
+    cudaError_t e =
+        copy(take_site(), "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
+    return e ? e : sync_point();
 }
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t)
 {
@@ -1463,15 +1577,7 @@ extern "C" {
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t)
 {
-    if (width > dpitch || width > spitch)
-        return fail(cudaErrorInvalidPitchValue);
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch,
-                                        width, kind, 0);
-        if (e)
-            return e;
-    }
-    return cudaSuccess;
+    return copy(take_site(), "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
 }
 // Rows start at multiples of 512 bytes, as on current GPUs (an H100's texture alignment).
 cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
@@ -1492,11 +1598,19 @@ cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int)
 {
-    return ptr && size ? cudaSuccess : fail(cudaErrorInvalidValue);
+    if (!ptr || !size)
+        return fail(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    pinned_allocs[ptr] = size;
+    return cudaSuccess;
 }
 cudaError_t cudaHostUnregister(void *ptr)
 {
-    return ptr ? cudaSuccess : fail(cudaErrorInvalidValue);
+    if (!ptr)
+        return fail(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    pinned_allocs.erase(ptr);
+    return cudaSuccess;
 }
 cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int)
 {
@@ -1825,37 +1939,47 @@ cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc *desc, cudaArray_const_t ar
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src,
                                 size_t spitch, size_t width, size_t height, cudaMemcpyKind kind)
 {
+    Site site = take_site();
     size_t row = dst ? dst->width * dst->elem : 0;
     if (!dst || w_offset + width > row || h_offset + height > dst->height)
         return fail(cudaErrorInvalidValue);
-    return cudaMemcpy2D(dst->data + h_offset * row + w_offset, row, src, spitch, width, height,
-                        kind);
+    cudaError_t e = copy(site, "cudaMemcpy2DToArray", dst->data + h_offset * row + w_offset, row,
+                         src, spitch, width, height, kind);
+    return e ? e : sync_point();
 }
 cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
                                   size_t h_offset, size_t width, size_t height, cudaMemcpyKind kind)
 {
+    Site site = take_site();
     size_t row = src ? src->width * src->elem : 0;
     if (!src || w_offset + width > row || h_offset + height > src->height)
         return fail(cudaErrorInvalidValue);
-    return cudaMemcpy2D(dst, dpitch, src->data + h_offset * row + w_offset, row, width, height,
-                        kind);
+    cudaError_t e = copy(site, "cudaMemcpy2DFromArray", dst, dpitch,
+                         src->data + h_offset * row + w_offset, row, width, height, kind);
+    return e ? e : sync_point();
 }
 // The array as one run of bytes, row after row.
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src,
                               size_t count, cudaMemcpyKind kind)
 {
+    Site site = take_site();
     size_t row = dst ? dst->width * dst->elem : 0, at = h_offset * row + w_offset;
     if (!dst || w_offset >= row || at + count > row * dst->height)
         return fail(cudaErrorInvalidValue);
-    return cudaMemcpy(dst->data + at, src, count, kind);
+    cudaError_t e =
+        copy(site, "cudaMemcpyToArray", dst->data + at, count, src, count, count, 1, kind);
+    return e ? e : sync_point();
 }
 cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                                 size_t count, cudaMemcpyKind kind)
 {
+    Site site = take_site();
     size_t row = src ? src->width * src->elem : 0, at = h_offset * row + w_offset;
     if (!src || w_offset >= row || at + count > row * src->height)
         return fail(cudaErrorInvalidValue);
-    return cudaMemcpy(dst, src->data + at, count, kind);
+    cudaError_t e =
+        copy(site, "cudaMemcpyFromArray", dst, count, src->data + at, count, count, 1, kind);
+    return e ? e : sync_point();
 }
 
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *texture, const cudaResourceDesc *resource,

@@ -2,6 +2,7 @@
 // the hooks through which it tells the race checker (racecheck.cpp, cucc --racecheck) what CUDA
 // orders. In the other builds the hooks are empty inline functions: nothing of them remains.
 #pragma once
+#define CUDA_CPU_RUNTIME // the copies themselves, not the macros that pass their call site
 #include "cuda_runtime.h"
 #include <boost/context/fiber.hpp>
 #include <atomic>

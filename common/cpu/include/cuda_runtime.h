@@ -298,6 +298,7 @@ struct Launch {
 };
 cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size,
                         cudaMemcpyKind kind, cudaMemcpyKind want);
+void device_symbol(const void *p, size_t size); /* its address: device memory for copies */
 } // namespace cucc
 
 /* Barriers and warp collectives: the caller's file and line name the place in diagnostics. */
@@ -919,6 +920,7 @@ template <class T>
 cudaError_t cudaGetSymbolAddress(void **p, const T &symbol)
 {
     *p = (void *)&symbol;
+    cucc::device_symbol(&symbol, sizeof(T));
     return cudaSuccess;
 }
 template <class T>
@@ -967,5 +969,7 @@ cudaError_t cudaHostGetDevicePointer(T **device, void *host, unsigned flags)
 {
     return cudaHostGetDevicePointer((void **)device, host, flags);
 }
+#define CUDA_CPU_RUNTIME_END /* the copies through macros that pass their call site */
+#include "cuda_runtime_api.h"
 #endif
 #endif
