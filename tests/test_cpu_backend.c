@@ -999,13 +999,13 @@ static void test_missing_fence(void **state)
 /* Races between the threads of a block after a barrier or a warp's sync, whose threads the
  * next barrier or sync does not order: a lost update on a shared total or bin, bins read out
  * while others still count into them, a warp's second pass over shared memory without its
- * __syncwarp. Each right twin is right in every order; the race checker names both lines of
- * each wrong one. */
+ * __syncwarp (or with a vote in its place). Each right twin is right in every order; the race
+ * checker names both lines of each wrong one. */
 static void test_block_races(void **state)
 {
     (void)state;
     static const char *const names[] = {"shared_counts", "shared_merge", "warp_passes"};
-    static const int modes[] = {3, 2, 3};
+    static const int modes[] = {3, 2, 4};
     int in[64], out[64], lines[2], want[64] = {0};
     for (int i = 0; i < 64; i++)
         in[i] = next_int(1000);

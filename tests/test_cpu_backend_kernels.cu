@@ -1105,8 +1105,10 @@ __global__ void shared_merge(const int *in, int *out, int barrier)
 
 /* Two passes of a warp over shared memory: each lane writes its word, then reads its
  * neighbour's. omit 1: no __syncwarp between the writes and the reads of the second pass
- * (lab09's row pass without it); omit 2: none after the reads of the first pass, before the
- * second pass overwrites what they read (a fold without its trailing __syncwarp). */
+ * (lab09's row pass without it); 2: none after the reads of the first pass, before the second
+ * pass overwrites what they read (a fold without its trailing __syncwarp); 3: a vote instead
+ * of the second pass's __syncwarp, which orders no memory (CUDA: the vote, shuffle and match
+ * intrinsics "do not imply a memory barrier"). */
 enum { PASS_LINE = __LINE__ + 6 };
 __global__ void warp_passes(int *data, int omit)
 {
@@ -1114,9 +1116,11 @@ __global__ void warp_passes(int *data, int omit)
     int lane = threadIdx.x, v = data[lane];
     for (int pass = 0; pass < 2; pass++) {
         s[lane] = v + pass; /* PASS_LINE */
-        if (omit != 1 || pass == 0)
+        if (omit == 3 && pass == 1)
+            v += (int)__ballot_sync(FULL, v < -1000); /* 0 */
+        else if (omit != 1 || pass == 0)
             __syncwarp();
-        v = s[(lane + 1) % 32]; /* PASS_LINE + 3 */
+        v = s[(lane + 1) % 32]; /* PASS_LINE + 5 */
         if (omit != 2 || pass == 1)
             __syncwarp();
     }
@@ -1127,10 +1131,13 @@ __global__ void warp_passes(int *data, int omit)
  * twin) on in[64], into out[64]; lines[] gets the two lines a report must name. */
 extern "C" int tk_block_race(int kernel, int mode, const int *in, int *out, int lines[2])
 {
-    static const int line[3][3][2] = {
+    static const int line[3][4][2] = {
         {{0, 0}, {LOST_LINE, LOST_LINE}, {LOST_LINE + 2, LOST_LINE + 2}},
         {{0, 0}, {MERGE_LINE, MERGE_LINE + 4}},
-        {{0, 0}, {PASS_LINE, PASS_LINE + 3}, {PASS_LINE, PASS_LINE + 3}}};
+        {{0, 0},
+         {PASS_LINE, PASS_LINE + 5},
+         {PASS_LINE, PASS_LINE + 5},
+         {PASS_LINE, PASS_LINE + 5}}};
     int *d_in = NULL, *d_out = NULL;
     TRY(cudaMalloc(&d_in, 64 * sizeof(int)));
     TRY(cudaMalloc(&d_out, 64 * sizeof(int)));

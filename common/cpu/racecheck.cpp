@@ -95,7 +95,7 @@ void race_block_starts(Worker *w)
     w->tokens = (char *)malloc(TOKENS);
     w->published.clear();
     for (int i = 0; i < w->n; i++)
-        w->threads[i].firsts = 0;
+        w->threads[i].firsts = 0, w->threads[i].group = nullptr;
     hb_release(&w->tokens[BLOCK_START]);
 }
 
@@ -151,23 +151,30 @@ void race_barrier(Thread *t, bool arriving)
         hb_acquire(token);
 }
 
+// Of the warp's collectives only __syncwarp (and a tile's sync, which is one) orders memory: the
+// shuffles, votes and matches "do not imply a memory barrier" (CUDA's programming guide).
 void race_collective(Thread *t, bool arriving)
 {
-    if (arriving)
+    if (arriving && t->op == SYNCWARP)
         hb_release(&t->w->tokens[ARRIVAL + t->id]);
-    else
+    else if (!arriving && t->group)
         hb_acquire(t->group);
 }
 
-// What each lane of a collective did before arriving happens before what each does after it,
+// What each lane of a __syncwarp did before arriving happens before what each does after it,
 // and nothing that a lane does after it happens before another lane leaves it: the lanes meet on
 // a token of this instance, the first lane's of its parity (before that lane can complete its
-// second collective after this one, every lane of this one has run and taken it in: the queue
+// second __syncwarp after this one, every lane of this one has run and taken it in: the queue
 // of ready threads is first in, first out). The thread completing it may be a lane that exits:
 // the first lane's identity does the work.
 void race_group_meets(Worker *w, Thread *lanes, unsigned need)
 {
     Thread *first = &lanes[__builtin_ctz(need)];
+    if (first->op != SYNCWARP) {
+        for (unsigned m = need; m; m &= m - 1)
+            lanes[__builtin_ctz(m)].group = nullptr;
+        return;
+    }
     void *was = __tsan_get_current_fiber();
     if (was != first->fiber->tsan)
         __tsan_switch_to_fiber(first->fiber->tsan, __tsan_switch_to_fiber_no_sync);
