@@ -20,9 +20,9 @@ int __tsan_get_report_loc(void *report, unsigned long idx, const char **type, vo
 }
 
 // Races between atomics and plain accesses too: TSan sees only the atomics of shared memory
-// (atomic_seen). Each launch reports its races, even those an earlier launch had. No second's sleep at exit (for
-// other threads' reports: ours are fibers, already reported), which would double the time of
-// a test that the grader runs in a process of its own.
+// (atomic_seen). Each launch reports its races, even those an earlier launch had. No second's
+// sleep at exit (for other threads' reports: ours are fibers, already reported), which would
+// double the time of a test that the grader runs in a process of its own.
 extern "C" const char *__tsan_default_options()
 {
     return "report_atomic_races=1:suppress_equal_stacks=0:suppress_equal_addresses=0:"
@@ -33,7 +33,7 @@ namespace cucc {
 // The tokens of a block, fresh at each block: its start; its barriers, by the parity of their
 // phase, so that a thread leaving one takes in what came before it and not what faster threads
 // did after it (the next barrier of the same parity waits for all of them); per thread, its
-// arrival at a warp collective; per thread and parity, the collectives whose first lane it is.
+// arrival at a __syncwarp; per thread and parity, the __syncwarps whose first lane it is.
 enum Token {
     BLOCK_START,
     BARRIER,
@@ -204,15 +204,19 @@ void shared_variable(const volatile void *p, size_t size, const char *name)
     poison_shared(t->w, const_cast<void *>(p), size);
 }
 
-static bool is_shared(Worker *w, const volatile void *addr)
+// The static __shared__ variable at p, if it is one.
+static const Worker::Shared *static_shared(Worker *w, const volatile void *p)
 {
-    const char *p = (const char *)addr;
-    if (w->smem && p >= (char *)w->smem && p < (char *)w->smem + w->smem_size)
-        return true;
     for (const auto &s : w->shared)
-        if (p >= (char *)s.p && p < (char *)s.p + s.size)
-            return true;
-    return false;
+        if ((const char *)p >= (char *)s.p && (const char *)p < (char *)s.p + s.size)
+            return &s;
+    return nullptr;
+}
+
+static bool in_dynamic_shared(Worker *w, const volatile void *p)
+{
+    return w->smem && (const char *)p >= (char *)w->smem &&
+           (const char *)p < (char *)w->smem + w->smem_size;
 }
 
 bool atomic_seen(const volatile void *p)
@@ -224,7 +228,7 @@ bool atomic_seen(const volatile void *p)
     if (t->fenced) // fence, then atomic: what the thread wrote is published through p
         hb_release(p), t->fenced = false;
     t->w->published.insert(p);
-    return is_shared(t->w, p);
+    return in_dynamic_shared(t->w, p) || static_shared(t->w, p);
 }
 
 void fence()
@@ -263,33 +267,20 @@ static std::string source_line(void **trace, int frames)
     return "an unknown line";
 }
 
-// The CUDA thread of an access: its block and index, from thread_frame's frame in its stack.
-struct Who {
-    bool known;
-    unsigned long long block;
-    unsigned id;
-};
-
-static Who who(void **trace, int frames)
+static std::string which_thread(void **trace, int frames, const Job &j)
 {
-    for (int i = 0; i < frames && trace[i]; i++)
-        if (is_thread_frame(trace[i])) {
-            unsigned long long k = ((unsigned long long)trace[i] - kFakeFrames + 8) >> 4;
-            return {true, k >> 10, (unsigned)(k & 1023)};
-        }
-    return {false, 0, 0};
-}
-
-static std::string which_thread(const Who &a, const Job &j)
-{
-    if (!a.known)
-        return "a thread whose history is lost";
-    char s[128];
-    unsigned long long b = a.block;
-    snprintf(s, sizeof s, "thread (%u,%u,%u) of block (%llu,%llu,%llu)", a.id % j.block.x,
-             a.id / j.block.x % j.block.y, a.id / j.block.x / j.block.y, b % j.grid.x,
-             b / j.grid.x % j.grid.y, b / j.grid.x / j.grid.y);
-    return s;
+    for (int i = 0; i < frames && trace[i]; i++) {
+        if (!is_thread_frame(trace[i]))
+            continue;
+        unsigned long long k = ((unsigned long long)trace[i] - kFakeFrames + 8) >> 4, b = k >> 10;
+        unsigned id = (unsigned)(k & 1023);
+        char s[128];
+        snprintf(s, sizeof s, "thread (%u,%u,%u) of block (%llu,%llu,%llu)", id % j.block.x,
+                 id / j.block.x % j.block.y, id / j.block.x / j.block.y, b % j.grid.x,
+                 b / j.grid.x % j.grid.y, b / j.grid.x / j.grid.y);
+        return s;
+    }
+    return "a thread whose history is lost";
 }
 
 static std::string what_memory(Worker *w, void *report, void *addr)
@@ -299,13 +290,11 @@ static std::string what_memory(Worker *w, void *report, void *addr)
     unsigned long start = 0, size = 0;
     int tid, fd, suppressable;
     char *p = (char *)addr;
-    if (w->smem && p >= (char *)w->smem && p < (char *)w->smem + w->smem_size)
+    if (in_dynamic_shared(w, p))
         return "dynamic shared memory (extern __shared__), byte " +
                std::to_string(p - (char *)w->smem);
-    for (const auto &s : w->shared)
-        if (p >= (char *)s.p && p < (char *)s.p + s.size)
-            return std::string("__shared__ ") + s.name + ", byte " +
-                   std::to_string(p - (char *)s.p);
+    if (const Worker::Shared *s = static_shared(w, p))
+        return std::string("__shared__ ") + s->name + ", byte " + std::to_string(p - (char *)s->p);
     if (__tsan_get_report_loc(report, 0, &type, &a, &start, &size, &tid, &fd, &suppressable, trace,
                               32) &&
         !strcmp(type, "heap"))
@@ -325,19 +314,16 @@ bool OnReport(const ReportDesc *rep, bool suppressed)
     using namespace cucc;
     Thread *t = running();
     void *report = (void *)rep, *now[32] = {}, *before[32] = {}, *addr, *addr2;
-    int tid, size, size2, write, write2 = 0, atomic, atomic2 = 0;
+    int tid, size, size2, write, write2, atomic, atomic2;
     if (suppressed || !t ||
         !__tsan_get_report_mop(report, 0, &tid, &addr, &size, &write, &atomic, now, 32))
         return suppressed;
     Job &j = *t->w->job;
-    bool had =
-        __tsan_get_report_mop(report, 1, &tid, &addr2, &size2, &write2, &atomic2, before, 32);
-    Who a = who(now, 32), b = had ? who(before, 32) : Who{false, 0, 0};
     if (j.races++)
         return true;
     std::string earlier = "and before that, ";
-    if (had)
-        earlier += which_thread(b, j) + (write2 ? " wrote" : " read") + " there" +
+    if (__tsan_get_report_mop(report, 1, &tid, &addr2, &size2, &write2, &atomic2, before, 32))
+        earlier += which_thread(before, 32, j) + (write2 ? " wrote" : " read") + " there" +
                    (atomic2 ? " with an atomic" : "") + " at " + source_line(before, 32);
     else
         earlier += "another thread touched it";
@@ -345,9 +331,9 @@ bool OnReport(const ReportDesc *rep, bool suppressed)
             "cuda-cpu: race in kernel %s (launched at %s:%d): %s %s %d bytes%s at %s, %s, with "
             "nothing between that orders them (a barrier, a warp's sync, a fence with an atomic); "
             "the memory: %s\n",
-            j.k.name, j.k.file, j.k.line, which_thread(a, j).c_str(), write ? "writes" : "reads",
-            size, atomic ? " with an atomic" : "", source_line(now, 32).c_str(), earlier.c_str(),
-            what_memory(t->w, report, addr).c_str());
+            j.k.name, j.k.file, j.k.line, which_thread(now, 32, j).c_str(),
+            write ? "writes" : "reads", size, atomic ? " with an atomic" : "",
+            source_line(now, 32).c_str(), earlier.c_str(), what_memory(t->w, report, addr).c_str());
     return true;
 }
 } // namespace __tsan

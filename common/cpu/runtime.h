@@ -58,8 +58,8 @@ struct Thread { // one CUDA thread of the running block
     const char *file;
     int line;
     bool fenced;       // race checker: a __threadfence since its last atomic
-    unsigned firsts;   // race checker: collectives of this block whose first lane it was
-    const char *group; // race checker: the token of the collective it waits at
+    unsigned firsts;   // race checker: __syncwarps of this block whose first lane it was
+    const char *group; // race checker: the token of the __syncwarp it waits at, or null
 };
 
 struct Fiber { // a stack with a context: it runs fresh threads one after another until one blocks
