@@ -39,6 +39,8 @@ int tk_misaligned(int offset, float *sum);
 int tk_shift(int in_place, int *data, int n);
 int tk_total(int atomic, const int *in, int n, int *total);
 int tk_last_block(int fence, const int *in, int blocks, int *sum);
+int tk_block_race(int kernel, int mode, const int *in, int *out, int lines[2]);
+int tk_copy_kind(int which, int *line);
 int tk_cg(int *out, int blocks);
 int tk_pitched(int *host, int w, int h, size_t *pitch);
 int tk_host_side(int *out);
@@ -995,6 +997,83 @@ static void test_missing_fence(void **state)
     }
 }
 
+/* Races between the threads of a block after a barrier or a warp's sync, whose threads the
+ * next barrier or sync does not order: a lost update on a shared total or bin, bins read out
+ * while others still count into them, a warp's second pass over shared memory without its
+ * __syncwarp (or with a vote in its place). Each right twin is right in every order; the race
+ * checker names both lines of each wrong one. */
+static void test_block_races(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"shared_counts", "shared_merge", "warp_passes"};
+    static const int modes[] = {3, 2, 4};
+    int in[64], out[64], lines[2], want[64] = {0};
+    for (int i = 0; i < 64; i++)
+        in[i] = next_int(1000);
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < 64; t++)
+            want[b * 16 + in[t] % 8]++, want[b * 16 + 8] += in[t];
+    EACH_ORDER(o)
+    {
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(tk_block_race(k, 0, in, out, lines), 0);
+            for (int i = 0; i < 64; i++)
+                if (k == 2)
+                    assert_int_equal(out[i], i < 32 ? in[(i + 2) % 32] + 1 : in[i]);
+                else if (i % 16 < (k == 0 ? 9 : 8) && i < 32)
+                    assert_int_equal(out[i], want[i]);
+        }
+    }
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+    cpu_only();
+    if (!tk_racecheck())
+        return;
+    for (int k = 0; k < 3; k++)
+        for (int m = 1; m < modes[k]; m++) {
+            char text[4096], kernel[64];
+            struct capture c = capture_stderr();
+            int e = tk_block_race(k, m, in, out, lines);
+            captured(c, text, sizeof text);
+            snprintf(kernel, sizeof kernel, "race in kernel %s ", names[k]);
+            if (e != cudaErrorLaunchFailure || !strstr(text, kernel))
+                fail_msg("%s, mode %d: error %d, and printed:\n%s", names[k], m, e, text);
+            assert_names_lines(text, lines);
+        }
+}
+
+/* A copy whose kind contradicts its pointers (device memory as the host side, or the other way
+ * round): a warning naming the call's line, and the copy done; an error under
+ * CUDA_CPU_STRICT=1, cudaErrorInvalidValue. The right twins pass silently in both. */
+static void test_copy_kind(void **state)
+{
+    (void)state;
+    char text[4096], where[64];
+    int line;
+    assert_int_equal(tk_copy_kind(6, &line), 0);
+    cpu_only();
+    for (int strict = 0; strict < 2; strict++) {
+        if (strict)
+            setenv("CUDA_CPU_STRICT", "1", 1);
+        struct capture c = capture_stderr();
+        int e = tk_copy_kind(6, &line);
+        captured(c, text, sizeof text);
+        if (e || strstr(text, "cuda-cpu"))
+            fail_msg("the right twins: error %d, and printed:\n%s", e, text);
+        for (int which = 0; which < 6; which++) {
+            c = capture_stderr();
+            e = tk_copy_kind(which, &line);
+            captured(c, text, sizeof text);
+            snprintf(where, sizeof where, "test_cpu_backend_kernels.cu:%d", line);
+            if (e != (strict ? cudaErrorInvalidValue : 0) || !strstr(text, where) ||
+                !strstr(text, strict ? "cuda-cpu: cudaMemcpy" : "cuda-cpu: warning: cudaMemcpy") ||
+                strchr(text, '\n') != text + strlen(text) - 1)
+                fail_msg("copy %d%s: error %d, and printed:\n%s", which, strict ? " (strict)" : "",
+                         e, text);
+        }
+    }
+    unsetenv("CUDA_CPU_STRICT");
+}
+
 /* Out of bounds and use after free abort under ASan: run them in a child. */
 static void expect_asan(int which, const char *kind)
 {
@@ -1227,6 +1306,8 @@ int main(void)
         cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_race_on_total),
         cmocka_unit_test(test_missing_fence),
+        cmocka_unit_test(test_block_races),
+        cmocka_unit_test(test_copy_kind),
         cmocka_unit_test(test_cooperative_groups),
         cmocka_unit_test(test_pitched),
         cmocka_unit_test(test_host_side),

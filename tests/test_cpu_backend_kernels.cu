@@ -1052,6 +1052,166 @@ extern "C" int tk_last_block(int fence, const int *in, int blocks, int *sum)
     return (int)e;
 }
 
+/* ------------------------------------------------------------------ races inside a block
+ * Each comes after a barrier or a warp's sync, between threads that are not ordered by the
+ * next one. On the CPU the threads take turns only at barriers and collectives, so the
+ * answers come out right (or wrong) by the schedule; on a GPU they are races. */
+
+/* A block's total and bins in static shared memory: zeroed, a barrier, counted, a barrier,
+ * read out. Mode 0 counts with atomics; 1 adds to the total with `+=` (lab06's block_sum), 2
+ * to a bin with `++` (lab05's hist[x]++): a read, an add and a write, and another thread's
+ * write in between is lost. */
+enum { LOST_LINE = __LINE__ + 12 };
+__global__ void shared_counts(const int *in, int *out, int mode)
+{
+    __shared__ int total;
+    __shared__ int bins[8];
+    int t = threadIdx.x, x = in[t], *o = out + blockIdx.x * 16;
+    if (t < 8)
+        bins[t] = 0;
+    if (t == 0)
+        total = 0;
+    __syncthreads();
+    if (mode == 1)
+        total += x; /* LOST_LINE */
+    else if (mode == 2)
+        bins[x % 8]++; /* LOST_LINE + 2 */
+    else
+        atomicAdd(&total, x), atomicAdd(&bins[x % 8], 1);
+    __syncthreads();
+    if (t < 8)
+        o[t] = bins[t];
+    if (t == 0)
+        o[8] = total;
+}
+
+/* The bins counted with shared atomics and read out by a thread each: without the barrier
+ * between (lab05's privatised histogram without its second __syncthreads), a thread reads
+ * its bin while others still count into it. */
+enum { MERGE_LINE = __LINE__ + 8 };
+__global__ void shared_merge(const int *in, int *out, int barrier)
+{
+    __shared__ int bins[8];
+    int t = threadIdx.x;
+    if (t < 8)
+        bins[t] = 0;
+    __syncthreads();
+    atomicAdd(&bins[in[t] % 8], 1); /* MERGE_LINE */
+    if (barrier)
+        __syncthreads();
+    if (t < 8)
+        out[blockIdx.x * 16 + t] = bins[t]; /* MERGE_LINE + 4 */
+}
+
+/* Two passes of a warp over shared memory: each lane writes its word, then reads its
+ * neighbour's. omit 1: no __syncwarp between the writes and the reads of the second pass
+ * (lab09's row pass without it); 2: none after the reads of the first pass, before the second
+ * pass overwrites what they read (a fold without its trailing __syncwarp); 3: a vote instead
+ * of the second pass's __syncwarp, which orders no memory (CUDA: the vote, shuffle and match
+ * intrinsics "do not imply a memory barrier"). */
+enum { PASS_LINE = __LINE__ + 6 };
+__global__ void warp_passes(int *data, int omit)
+{
+    __shared__ int s[32];
+    int lane = threadIdx.x, v = data[lane];
+    for (int pass = 0; pass < 2; pass++) {
+        s[lane] = v + pass; /* PASS_LINE */
+        if (omit == 3 && pass == 1)
+            v += (int)__ballot_sync(FULL, v < -1000); /* 0 */
+        else if (omit != 1 || pass == 0)
+            __syncwarp();
+        v = s[(lane + 1) % 32]; /* PASS_LINE + 5 */
+        if (omit != 2 || pass == 1)
+            __syncwarp();
+    }
+    data[lane] = v;
+}
+
+/* Runs race `kernel` (0 shared_counts, 1 shared_merge, 2 warp_passes) in `mode` (0: the right
+ * twin) on in[64], into out[64]; lines[] gets the two lines a report must name. */
+extern "C" int tk_block_race(int kernel, int mode, const int *in, int *out, int lines[2])
+{
+    static const int line[3][4][2] = {
+        {{0, 0}, {LOST_LINE, LOST_LINE}, {LOST_LINE + 2, LOST_LINE + 2}},
+        {{0, 0}, {MERGE_LINE, MERGE_LINE + 4}},
+        {{0, 0},
+         {PASS_LINE, PASS_LINE + 5},
+         {PASS_LINE, PASS_LINE + 5},
+         {PASS_LINE, PASS_LINE + 5}}};
+    int *d_in = NULL, *d_out = NULL;
+    TRY(cudaMalloc(&d_in, 64 * sizeof(int)));
+    TRY(cudaMalloc(&d_out, 64 * sizeof(int)));
+    TRY(cudaMemcpy(d_in, in, 64 * sizeof(int), cudaMemcpyHostToDevice));
+    TRY(cudaMemcpy(d_out, in, 64 * sizeof(int), cudaMemcpyHostToDevice));
+    if (kernel == 0)
+        shared_counts<<<2, 64>>>(d_in, d_out, mode);
+    else if (kernel == 1)
+        shared_merge<<<2, 64>>>(d_in, d_out, !mode);
+    else
+        warp_passes<<<1, 32>>>(d_out, mode);
+    lines[0] = line[kernel][mode][0], lines[1] = line[kernel][mode][1];
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaMemcpy(out, d_out, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    return (int)e;
+}
+
+/* Copies whose kind contradicts their pointers, which CUDA leaves undefined (GPUs with unified
+ * addressing usually let them pass): `which` 0-5, on lines KIND_LINE + 2 * which. 6 runs right
+ * twins of them all: the right kinds, cudaMemcpyDefault, managed and pinned memory. */
+__constant__ int kind_symbol[4];
+enum { KIND_LINE = __LINE__ + 16 };
+extern "C" int tk_copy_kind(int which, int *line)
+{
+    int host[4] = {1, 2, 3, 4}, back[4] = {0}, *d = NULL, *d2 = NULL, *managed = NULL;
+    int *pinned = NULL;
+    cudaArray_t array = NULL;
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<int>();
+    TRY(cudaMalloc(&d, sizeof host));
+    TRY(cudaMalloc(&d2, sizeof host));
+    TRY(cudaMallocManaged(&managed, sizeof host));
+    TRY(cudaMallocHost(&pinned, sizeof host));
+    TRY(cudaMallocArray(&array, &desc, 4, 1));
+    TRY(cudaMemcpy(d, host, sizeof host, cudaMemcpyHostToDevice));
+    cudaError_t e = cudaSuccess;
+    *line = KIND_LINE + 2 * which;
+    if (which == 0)
+        e = cudaMemcpy(back, d, sizeof host, cudaMemcpyHostToDevice);
+    else if (which == 1)
+        e = cudaMemcpyToSymbol(kind_symbol, d, sizeof host, 0, cudaMemcpyHostToDevice);
+    else if (which == 2)
+        e = cudaMemcpyAsync(d2, host, sizeof host, cudaMemcpyDeviceToDevice, 0);
+    else if (which == 3)
+        e = cudaMemcpy2D(back, 16, d, 16, 16, 1, cudaMemcpyHostToHost);
+    else if (which == 4)
+        e = cudaMemcpyFromSymbol(d2, kind_symbol, sizeof host, 0, cudaMemcpyDeviceToHost);
+    else if (which == 5)
+        e = cudaMemcpy2DToArray(array, 0, 0, d, 16, 16, 1, cudaMemcpyHostToDevice);
+    else {
+        e = cudaMemcpy(back, d, sizeof host, cudaMemcpyDefault);
+        TRY(cudaMemcpyToSymbol(kind_symbol, d, sizeof host, 0, cudaMemcpyDeviceToDevice));
+        TRY(cudaMemcpyAsync(d2, host, sizeof host, cudaMemcpyHostToDevice, 0));
+        TRY(cudaMemcpy2D(back, 16, d, 16, 16, 1, cudaMemcpyDeviceToHost));
+        TRY(cudaMemcpyFromSymbol(d2, kind_symbol, sizeof host, 0, cudaMemcpyDeviceToDevice));
+        TRY(cudaMemcpy2DToArray(array, 0, 0, d, 16, 16, 1, cudaMemcpyDeviceToDevice));
+        TRY(cudaMemcpy(managed, d2, sizeof host, cudaMemcpyDeviceToHost));
+        TRY(cudaMemcpy(pinned, managed, sizeof host, cudaMemcpyDeviceToDevice));
+        TRY(cudaMemcpy(d2, pinned, sizeof host, cudaMemcpyHostToDevice));
+        TRY(cudaMemcpy(back, d2, sizeof host, cudaMemcpyDeviceToHost));
+        if (!e && memcmp(back, host, sizeof host))
+            e = cudaErrorUnknown;
+    }
+    cudaFreeArray(array);
+    cudaFreeHost(pinned);
+    cudaFree(managed);
+    cudaFree(d2);
+    cudaFree(d);
+    cudaGetLastError(); /* the refused copy's error, which it also left there */
+    return (int)e;
+}
+
 enum { ASSERT_LINE = __LINE__ + 3 };
 __global__ void asserting(unsigned n)
 {

@@ -38,17 +38,15 @@ CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h $(CPU_DIR)/include/*/*.h)
 RUNTIME_FLAGS_runtime =
 RUNTIME_FLAGS_runtime-asan = $(CPU_SANFLAGS)
 RUNTIME_FLAGS_runtime-tsan = -DCUDA_CPU_RACECHECK
-# Its sources: runtime.cpp, and window.cpp, what tests past 2^32 elements need
-# (CUDA_CPU_WINDOW, sparse memory).
-$(BUILD)/cpu/%/libcudacpu.a: $(BUILD)/cpu/%/runtime.o $(BUILD)/cpu/%/window.o
-	$(Q)rm -f $@ && ar rcs $@ $^
-$(BUILD)/cpu/%/runtime.o: $(CPU_DIR)/runtime.cpp $(CPU_DIR)/window.h $(CPU_HEADERS)
+# racecheck.cpp is the race checker's part (empty in the other flavours); window.cpp what
+# tests past 2^32 elements need (CUDA_CPU_WINDOW, sparse memory).
+CPU_RUNTIME_SRCS = $(CPU_DIR)/runtime.cpp $(CPU_DIR)/racecheck.cpp $(CPU_DIR)/window.cpp
+$(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_DIR)/window.h $(CPU_HEADERS)
 	@mkdir -p $(@D)
-	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $< -o $@
-$(BUILD)/cpu/%/window.o: $(CPU_DIR)/window.cpp $(CPU_DIR)/window.h $(CPU_HEADERS)
-	@mkdir -p $(@D)
-	$(Q)g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $< -o $@
-.SECONDARY: $(foreach f,runtime runtime-asan runtime-tsan,$(BUILD)/cpu/$(f)/runtime.o $(BUILD)/cpu/$(f)/window.o)
+	$(Q)for f in $(CPU_RUNTIME_SRCS); do \
+	  g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $$f \
+	    -o $(@D)/$$(basename $$f .cpp).o || exit 1; done
+	$(Q)rm -f $@ && ar rcs $@ $(patsubst $(CPU_DIR)/%.cpp,$(@D)/%.o,$(CPU_RUNTIME_SRCS))
 
 $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
 	@mkdir -p $(@D)

@@ -2,10 +2,10 @@
 // kernels. Each thread of a block is a fiber (boost::context::fiber); a worker runs one
 // block at a time, switching fibers at barriers, warp collectives and volatile accesses.
 // Everything runs synchronously on the calling thread (and CUDA_CPU_WORKERS-1 helpers), so
-// streams are trivially in order and events see real elapsed times.
-#include "cuda_runtime.h"
+// streams are trivially in order and events see real elapsed times. The race checker's part
+// is racecheck.cpp, which the runtime calls through the hooks of runtime.h.
+#include "runtime.h"
 #include "cuda_cpu.h"
-#include "window.h"
 #include <assert.h>
 #include <boost/context/fiber.hpp>
 #include <sys/mman.h>
@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -27,8 +28,6 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-namespace bctx = boost::context;
-
 #ifdef __SANITIZE_ADDRESS__
 // ASan keeps SIGSEGV to itself, so that a test framework's handler (cmocka's) does not turn a
 // wild write into "Segmentation fault" with no line. Leaks of host memory are not what a
@@ -39,62 +38,6 @@ extern "C" const char *__asan_default_options()
     return "detect_leaks=0:allow_user_segv_handler=0";
 }
 #endif
-
-// ---------------------------------------------------------------------------------------------
-// The race checker (cucc --racecheck): kernels built with ThreadSanitizer, each CUDA thread a
-// TSan fiber, switched without synchronising; the runtime itself is not instrumented, so that
-// only the kernels' accesses count, and it adds the orderings CUDA gives (hb_release and
-// hb_acquire on a token). Nothing of it in the other builds.
-#ifdef CUDA_CPU_RACECHECK
-#include <sanitizer/tsan_interface.h>
-extern "C" {
-void __tsan_java_alloc(unsigned long ptr, unsigned long size);
-void __tsan_java_free(unsigned long ptr, unsigned long size);
-void AnnotateIgnoreWritesBegin(const char *file, int line);
-void AnnotateIgnoreWritesEnd(const char *file, int line);
-void __tsan_func_entry(void *call_pc);
-void __tsan_func_exit(void);
-void __tsan_ignore_thread_begin(void);
-void __tsan_ignore_thread_end(void);
-int __tsan_get_report_mop(void *report, unsigned long idx, int *tid, void **addr, int *size,
-                          int *write, int *atomic, void **trace, unsigned long trace_size);
-int __tsan_get_report_loc(void *report, unsigned long idx, const char **type, void **addr,
-                          unsigned long *start, unsigned long *size, int *tid, int *fd,
-                          int *suppressable, void **trace, unsigned long trace_size);
-}
-static const int kIdentities = 2; // TSan identities per thread slot: neighbouring blocks differ
-// The runtime's own work, when a kernel calls it: not the kernel's accesses (the library
-// functions it calls, memset and friends, are seen by TSan all the same).
-struct Unseen {
-    Unseen() { __tsan_ignore_thread_begin(); }
-    ~Unseen() { __tsan_ignore_thread_end(); }
-};
-// Races between atomics and plain accesses are not reported: CUDA's own CAS loops read the
-// word plainly first. Each launch reports its races, even those an earlier launch had. No
-// second's sleep at exit (for other threads' reports: ours are fibers, already reported),
-// which would double the time of a test that the grader runs in a process of its own.
-extern "C" const char *__tsan_default_options()
-{
-    return "report_atomic_races=0:suppress_equal_stacks=0:suppress_equal_addresses=0:"
-           "atexit_sleep_ms=0";
-}
-static void hb_release(const volatile void *token)
-{
-    __tsan_release(const_cast<void *>(token));
-}
-static void hb_acquire(const volatile void *token)
-{
-    __tsan_acquire(const_cast<void *>(token));
-}
-#else
-static const int kIdentities = 1;
-struct Unseen {
-    Unseen() {} // user-provided: no unused-variable warning where it does nothing
-};
-static void hb_release(const volatile void *) {}
-static void hb_acquire(const volatile void *) {}
-#endif
-enum Token { BLOCK_START, BARRIER, WARPS }; // a block's tokens: WARPS + w for warp w
 
 __thread uint3 threadIdx, blockIdx;
 __thread dim3 blockDim, gridDim;
@@ -127,6 +70,13 @@ static cudaError_t sync_point()
 enum { kPoison = 0xff }; // fresh allocations and dynamic shared memory: NaN as float, -1 as int
 static const size_t kSmemPerBlock = 48 << 10, kSmemOptin = 96 << 10;
 static size_t smem_optin = kSmemPerBlock; // raised by cudaFuncSetAttribute, for every kernel
+
+// CUDA_CPU_STRICT=1 (the grader's): what CUDA leaves undefined but lets run is an error.
+static bool strict_mode()
+{
+    const char *s = getenv("CUDA_CPU_STRICT");
+    return s && *s && strcmp(s, "0");
+}
 
 static int workers()
 {
@@ -193,10 +143,6 @@ static const int kMemoryClockKHz = 1600000;
 
 // ---------------------------------------------------------------------------------------------
 // Execution.
-enum State { FRESH, READY, BAR, WARP, STEP, DONE }; // FRESH: not yet queued
-enum Order { FORWARD, REVERSE, RANDOM };            // CUDA_CPU_SCHEDULE
-enum StepOp { ACCESS = 100, ACTIVEMASK };           // the ops of a STEP
-enum { kMaxThreads = 1024 };
 #ifdef __SANITIZE_ADDRESS__
 static const size_t kStack = 256 << 10; // ASan's frames are larger
 #else
@@ -204,83 +150,13 @@ static const size_t kStack = 64 << 10;
 #endif
 static const size_t kGuard = 4096;
 
-struct Job {
-    Kernel k;
-    dim3 grid, block;
-    size_t smem;
-    Order order;
-    unsigned long long seed, nblocks;
-    unsigned long long mult, add; // RANDOM: the k-th block picked is (mult k + add) % count
-    Window window;                // the blocks that run (CUDA_CPU_WINDOW): all but in tests
-    bool strict;
-    std::atomic<unsigned long long> next{0};
-    std::atomic<bool> failed{false}, warned{false};
-    std::atomic<int> races{0}; // race checker: reports in this launch
-    char start, end;           // race checker: the launch's tokens, host -> blocks -> host
-    cudaError_t error = cudaErrorLaunchFailure; // what the launch returns if it failed
-};
-
-struct Worker;
-struct Fiber;
-struct Thread { // one CUDA thread of the running block
-    Worker *w;
-    Fiber *fiber; // the stack it runs on, once started
-    uint3 tid;
-    int id, state, op, arg, width;
-    unsigned mask;
-    unsigned long long val, res;
-    const char *file;
-    int line;
-    bool fenced; // race checker: a __threadfence since its last atomic
-};
-
-struct Fiber { // a stack with a context: it runs fresh threads one after another until one blocks
-    bctx::fiber ctx; // where it resumes, while switched out
-    Worker *w;
-    Thread *t; // the thread it runs, null while free (and for the scheduler's own record)
-    const char *stack;
-    size_t size;
-    void *fake; // ASan's fake stack while switched out
-    void *tsan; // the race checker's fiber: who TSan thinks runs here
-};
-
-struct Warp {
-    unsigned alive, runnable, coll, step; // lanes: not exited, READY, in a collective, in a step
-    unsigned mask;                        // of the lanes in a collective, unless `mixed`
-    bool mixed;
-    std::unordered_map<const volatile void *, unsigned> seen; // strict mode: volatile words touched
-};
-
-struct Worker {
-    Fiber sched{}; // the scheduler: the worker thread's own stack
-    Thread threads[kMaxThreads];
-    Fiber fibers[kMaxThreads * kIdentities];
-    int made = 0; // fibers with a stack
-    std::vector<Fiber *> free;
-    char *stacks = nullptr;
-    Warp warps[kMaxThreads / 32];
-    Thread *queue[kMaxThreads]; // ring of READY threads
-    unsigned head = 0, tail = 0;
-    int n = 0, live = 0, atbar = 0;
-    unsigned phase = 0;
-    dim3 dims{0, 0, 0};
-    Job *job = nullptr;
-    unsigned char *smem = nullptr;
-    size_t smem_size = 0;
-    bool failed = false;
-    struct Shared {
-        void *p;
-        size_t size;
-        const char *name;
-    };
-    std::vector<Shared> shared; // static __shared__ variables seen on this worker
-    std::unordered_set<const volatile void *> published; // race checker: atomics in this block
-    unsigned long long seq = 0;                          // blocks run
-    char *tokens = nullptr; // race checker, per block: [0] its start, [1] barriers, [2+] warps
-};
-
 static __thread Thread *cur;    // the running CUDA thread; null in host code
 static __thread Fiber *leaving; // the fiber switching out: the one switched to keeps its context
+
+Thread *running()
+{
+    return cur;
+}
 
 // Inlined, as wait() is: a switch ends in a jump, not a return, which leaves the CPU's return
 // predictions a call off; each call level between the kernel and it costs a mispredicted return.
@@ -288,9 +164,7 @@ static inline __attribute__((always_inline)) void switch_to(Fiber *from, Fiber *
 {
     if (to != from) {
         leaving = from;
-#ifdef CUDA_CPU_RACECHECK
-        __tsan_switch_to_fiber(to->tsan, __tsan_switch_to_fiber_no_sync);
-#endif
+        race_switch(to);
 #ifdef __SANITIZE_ADDRESS__
         __sanitizer_start_switch_fiber(&from->fake, to->stack, to->size);
 #endif
@@ -323,63 +197,6 @@ static Fiber *pick(Worker *w)
     return t->fiber;
 }
 
-// The race checker names a CUDA thread by a frame it pushes on TSan's stack, at an address
-// that encodes its block and thread: reports then tell both accesses' threads apart.
-#ifdef CUDA_CPU_RACECHECK
-static const unsigned long long kFakeFrames = 1ull << 44;
-static void *thread_frame(unsigned long long block, int thread)
-{
-    return (void *)(kFakeFrames + ((block << 10 | (unsigned long long)thread) << 4));
-}
-#endif
-
-static void block_release(Worker *w, int token)
-{
-#ifdef CUDA_CPU_RACECHECK
-    hb_release(&w->tokens[token]);
-#else
-    (void)w, (void)token;
-#endif
-}
-
-static void block_acquire(Worker *w, int token)
-{
-#ifdef CUDA_CPU_RACECHECK
-    hb_acquire(&w->tokens[token]);
-#else
-    (void)w, (void)token;
-#endif
-}
-
-// A CUDA thread starts on fiber f: it sees what the block's start saw (the launch, the
-// poisoned shared memory), and nothing of the blocks before. False: the launch has raced
-// already, and stops here (each further report costs TSan many milliseconds).
-static bool thread_begins(Thread *t)
-{
-    t->fenced = false;
-#ifdef CUDA_CPU_RACECHECK
-    if (t->w->job->races) {
-        t->w->failed = true;
-        return false;
-    }
-    block_acquire(t->w, BLOCK_START);
-    unsigned long long b =
-        blockIdx.x + gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-    __tsan_func_entry(thread_frame(b, t->id));
-#endif
-    return true;
-}
-
-static void thread_ends(Thread *t)
-{
-#ifdef CUDA_CPU_RACECHECK
-    __tsan_func_exit();
-    hb_release(&t->w->job->end);
-#else
-    (void)t;
-#endif
-}
-
 static void exit_thread(Fiber *f);
 static bctx::fiber fiber_main(Fiber *f, bctx::fiber &&back)
 {
@@ -390,9 +207,10 @@ static bctx::fiber fiber_main(Fiber *f, bctx::fiber &&back)
     cur = f->t;
     threadIdx = cur->tid;
     for (;;) {
-        if (thread_begins(f->t)) {
+        f->t->fenced = false;
+        if (race_thread_begins(f->t)) {
             f->w->job->k.invoke(f->w->job->k.fn, f->w->job->k.args);
-            thread_ends(f->t);
+            race_thread_ends(f->t);
         }
         exit_thread(f); // returns with the next thread to run on this fiber
     }
@@ -415,11 +233,7 @@ static void make_fiber(Fiber *f)
     new (&f->ctx)
         bctx::fiber(std::allocator_arg, bctx::preallocated(sc.sp, sc.size, sc), OwnStack(),
                     [f](bctx::fiber &&back) { return fiber_main(f, std::move(back)); });
-#ifdef CUDA_CPU_RACECHECK
-    if (f->tsan) // abandoned inside a kernel: a fresh identity, with an empty stack
-        __tsan_destroy_fiber(f->tsan);
-    f->tsan = __tsan_create_fiber(0);
-#endif
+    race_fiber_made(f);
 }
 
 static Warp &warp_of(Thread *t)
@@ -526,6 +340,7 @@ static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr)
         }
         wp.coll &= ~need;
         wp.seen.clear(); // the collective synchronises these lanes
+        race_group_meets(w, lanes, need);
         for (unsigned m = need; m; m &= m - 1)
             ready(&lanes[__builtin_ctz(m)]);
         c = wp.mixed ? wp.coll : 0;
@@ -562,13 +377,9 @@ static void check_warp(Worker *w, Warp &wp, int warp, Thread *arrived = nullptr)
 // failed) is destroyed without one.
 static inline __attribute__((always_inline)) void wait(Thread *t)
 {
-#ifdef CUDA_CPU_RACECHECK
-    __tsan_ignore_thread_end();
+    race_switch_out();
     switch_to(t->fiber, pick(t->w));
-    __tsan_ignore_thread_begin();
-#else
-    switch_to(t->fiber, pick(t->w));
-#endif
+    race_switch_in();
 }
 
 static void exit_thread(Fiber *f)
@@ -744,37 +555,12 @@ static void release_barrier(Worker *w)
 
 // Shared memory as a block finds it: the poison pattern; for the race checker, memory that
 // no thread has touched yet (what the blocks before did there is forgotten).
-static void poison_shared(Worker *w, void *p, size_t size)
+void poison_shared(Worker *w, void *p, size_t size)
 {
     (void)w;
-#ifdef CUDA_CPU_RACECHECK
-    // TSan has no call to forget a range's history; its Java interface's free and alloc do it
-    // (whole 8-byte cells: a neighbour's history may go too, never a race of this block's)
-    unsigned long a = (unsigned long)p & ~7ul, e = ((unsigned long)p + size + 7) & ~7ul;
-    if (e > a) {
-        __tsan_java_free(a, e - a);
-        __tsan_java_alloc(a, e - a);
-    }
-    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
-#endif
     if (size)
         memset(p, kPoison, size);
-#ifdef CUDA_CPU_RACECHECK
-    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
-#endif
-}
-
-// A thread left inside its failed block: what it did happens before the launch's end, as if
-// it had finished (the race checker acts as its fiber for that).
-static void abandoned(Worker *w, Fiber *f)
-{
-#ifdef CUDA_CPU_RACECHECK
-    __tsan_switch_to_fiber(f->tsan, __tsan_switch_to_fiber_no_sync);
-    hb_release(&w->job->end);
-    __tsan_switch_to_fiber(w->sched.tsan, __tsan_switch_to_fiber_no_sync);
-#else
-    (void)w, (void)f;
-#endif
+    race_forget(p, size);
 }
 
 static bool run_block(Worker *w, unsigned long long b)
@@ -787,12 +573,7 @@ static bool run_block(Worker *w, unsigned long long b)
         poison_shared(w, s.p, s.size);
     dynamic_smem = w->smem;
     w->seq++;
-#ifdef CUDA_CPU_RACECHECK
-    free(w->tokens); // fresh tokens: no order passes from one block to the next
-    w->tokens = (char *)malloc(WARPS + kMaxThreads / 32);
-    w->published.clear();
-#endif
-    block_release(w, BLOCK_START);
+    race_block_starts(w);
     w->live = w->n, w->atbar = 0, w->phase = 0, w->failed = false;
     for (int i = 0; i < (w->n + 31) / 32; i++) {
         Warp &wp = w->warps[i];
@@ -823,7 +604,7 @@ static bool run_block(Worker *w, unsigned long long b)
     for (int i = 0; i < w->made; i++) {
         Fiber *f = &w->fibers[i];
         if (f->t) {
-            abandoned(w, f);
+            race_abandoned(w, f); // a thread left inside its failed block
             make_fiber(f), f->t = nullptr;
         }
         w->free.push_back(f);
@@ -849,9 +630,7 @@ static void prepare(Worker *w, Job &j)
         pthread_attr_destroy(&attr);
         w->sched.stack = (const char *)addr;
         w->sched.w = w;
-#ifdef CUDA_CPU_RACECHECK
-        w->sched.tsan = __tsan_get_current_fiber();
-#endif
+        race_worker_made(w);
         for (int i = 0; i < kMaxThreads; i++)
             w->threads[i].w = w, w->threads[i].id = i;
     }
@@ -940,7 +719,7 @@ static void work(Job &j)
     Worker *w = own.w;
     unsigned long long count = 0;
     prepare(w, j);
-    hb_acquire(&j.start);
+    race_worker_starts(j);
     block_count = &count;
     for (unsigned long long k; !j.failed && (k = j.next++) < j.window.count;)
         if (!run_block(w, block_of(j, k)))
@@ -1037,8 +816,7 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
     Job j;
     j.k = k, j.grid = g, j.block = b, j.smem = smem;
     j.nblocks = (unsigned long long)g.x * g.y * g.z;
-    const char *s = getenv("CUDA_CPU_SCHEDULE"), *strict = getenv("CUDA_CPU_STRICT");
-    const char *window = getenv("CUDA_CPU_WINDOW");
+    const char *s = getenv("CUDA_CPU_SCHEDULE"), *window = getenv("CUDA_CPU_WINDOW");
     std::string why;
     if (!window_of(window, j.nblocks, threads, j.window, why)) {
         fprintf(stderr, "cuda-cpu: CUDA_CPU_WINDOW=%s: %s\n", window, why.c_str());
@@ -1046,7 +824,7 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
         return;
     }
     threads_launched += j.window.count * threads;
-    j.strict = strict && *strict && strcmp(strict, "0");
+    j.strict = strict_mode();
     j.order = FORWARD, j.seed = 0;
     if (!s || !*s || !strcmp(s, "forward")) {
     } else if (!strcmp(s, "reverse")) {
@@ -1060,15 +838,12 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
         fail(cudaErrorInvalidValue);
         return;
     }
-    hb_release(&j.start);
+    race_launch_starts(j);
     {
         Unseen unseen; // the scheduler's work on this thread (worker 0)
         run(j, workers());
     }
-    hb_acquire(&j.end);
-    if (j.races > 1)
-        fprintf(stderr, "cuda-cpu: %d more races in kernel %s (launched at %s:%d)\n", j.races - 1,
-                k.name, k.file, k.line);
+    race_launch_ends(j);
     if (j.races)
         async_error = fail(cudaErrorLaunchFailure);
     else if (j.failed)
@@ -1087,9 +862,9 @@ int barrier(BarrierOp op, int pred, const char *file, int line)
     t->w->atbar++;
     if (warp_of(t).coll | warp_of(t).step)
         check_warp(t->w, warp_of(t), t->id >> 5);
-    block_release(t->w, BARRIER); // all before the barrier happens before all after it
+    race_barrier(t, true);
     wait(t);
-    block_acquire(t->w, BARRIER);
+    race_barrier(t, false);
     return (int)t->res;
 }
 
@@ -1130,10 +905,10 @@ unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long v, int a
         wp.mask = mask;
     wp.mixed |= wp.mask != mask;
     wp.coll |= bit_of(t);
+    race_collective(t, true); // before check_warp, which may complete the collective
     check_warp(t->w, wp, t->id >> 5, t);
-    block_release(t->w, WARPS + (t->id >> 5)); // the lanes of the mask meet here
     wait(t);
-    block_acquire(t->w, WARPS + (t->id >> 5));
+    race_collective(t, false);
     return t->res;
 }
 
@@ -1181,143 +956,6 @@ Poison::Poison(const volatile void *p, size_t size, const char *name)
     memset(q, kPoison, size);
 }
 
-void shared_variable(const volatile void *p, size_t size, const char *name)
-{
-    Unseen unseen;
-    Thread *t = cur;
-    if (!t)
-        return;
-    for (const auto &s : t->w->shared)
-        if (s.p == p)
-            return;
-    t->w->shared.push_back({const_cast<void *>(p), size, name});
-    poison_shared(t->w, const_cast<void *>(p), size);
-}
-
-void atomic_seen(const volatile void *p)
-{
-    Unseen unseen;
-    Thread *t = cur;
-    if (!t)
-        return;
-    if (t->fenced) // fence, then atomic: what the thread wrote is published through p
-        hb_release(p), t->fenced = false;
-    t->w->published.insert(p);
-}
-
-void fence()
-{
-    Unseen unseen;
-    Thread *t = cur;
-    if (!t)
-        return;
-    for (const volatile void *p : t->w->published) // atomic, then fence: take in what came
-        hb_acquire(p);
-    t->fenced = true;
-}
-
-#ifdef CUDA_CPU_RACECHECK
-// ---- the race checker's report: one line in the backend's words, before TSan's own
-static bool is_thread_frame(void *pc) // thread_frame's range (programs and libraries: above)
-{
-    unsigned long long v = (unsigned long long)pc;
-    return v >= kFakeFrames - 16 && v < kFakeFrames + (1ull << 42);
-}
-
-static std::string source_line(void **trace, int frames)
-{
-    char buf[1024];
-    for (int i = 0; i < frames && trace[i]; i++) { // the first frame in the program's code
-        if (is_thread_frame(trace[i]))
-            break;
-        __sanitizer_symbolize_pc(trace[i], "%s:%l", buf, sizeof buf - 1);
-        buf[sizeof buf - 1] = 0;
-        // one frame per function inlined at that address, innermost first, each ended by a
-        // 0 and the last by two
-        for (char *f = buf; *f && f < buf + sizeof buf - 1; f += strlen(f) + 1)
-            if (!strstr(f, "common/cpu/") && !strstr(f, "common/gpu.cu") &&
-                !strstr(f, "libsanitizer") && strstr(f, ":"))
-                return f;
-    }
-    return "an unknown line";
-}
-
-static std::string which_thread(void **trace, int frames, const Job &j)
-{
-    for (int i = 0; i < frames && trace[i]; i++) {
-        if (!is_thread_frame(trace[i]))
-            continue;
-        unsigned long long k = ((unsigned long long)trace[i] - kFakeFrames + 8) >> 4, b = k >> 10;
-        unsigned id = (unsigned)(k & 1023);
-        char s[128];
-        snprintf(s, sizeof s, "thread (%u,%u,%u) of block (%llu,%llu,%llu)", id % j.block.x,
-                 id / j.block.x % j.block.y, id / j.block.x / j.block.y, b % j.grid.x,
-                 b / j.grid.x % j.grid.y, b / j.grid.x / j.grid.y);
-        return s;
-    }
-    return "a thread whose history is lost";
-}
-
-static std::string what_memory(Worker *w, void *report, void *addr)
-{
-    const char *type = "";
-    void *trace[32] = {}, *a;
-    unsigned long start = 0, size = 0;
-    int tid, fd, suppressable;
-    char *p = (char *)addr;
-    if (w->smem && p >= (char *)w->smem && p < (char *)w->smem + w->smem_size)
-        return "dynamic shared memory (extern __shared__), byte " +
-               std::to_string(p - (char *)w->smem);
-    for (const auto &s : w->shared)
-        if (p >= (char *)s.p && p < (char *)s.p + s.size)
-            return std::string("__shared__ ") + s.name + ", byte " +
-                   std::to_string(p - (char *)s.p);
-    if (__tsan_get_report_loc(report, 0, &type, &a, &start, &size, &tid, &fd, &suppressable, trace,
-                              32) &&
-        !strcmp(type, "heap"))
-        return "a buffer of " + std::to_string(size) + " bytes allocated at " +
-               source_line(trace, 32) + ", byte " + std::to_string(p - (char *)start);
-    return std::string("memory (") + type + ")";
-}
-} // namespace cucc
-
-// TSan calls this for each report, before printing it: a race in a kernel is told in the
-// backend's words instead (the first of each launch; launch() counts the rest) and fails the
-// launch. Races outside kernels get TSan's own report.
-namespace __tsan {
-struct ReportDesc;
-bool OnReport(const ReportDesc *rep, bool suppressed)
-{
-    using namespace cucc;
-    Thread *t = cur;
-    void *report = (void *)rep, *now[32] = {}, *before[32] = {}, *addr, *addr2;
-    int tid, size, size2, write, write2, atomic;
-    if (suppressed || !t ||
-        !__tsan_get_report_mop(report, 0, &tid, &addr, &size, &write, &atomic, now, 32))
-        return suppressed;
-    Job &j = *t->w->job;
-    if (j.races++)
-        return true;
-    std::string earlier = "and before that, ";
-    if (__tsan_get_report_mop(report, 1, &tid, &addr2, &size2, &write2, &atomic, before, 32))
-        earlier += which_thread(before, 32, j) + (write2 ? " wrote there" : " read there") +
-                   " at " + source_line(before, 32);
-    else
-        earlier += "another thread touched it";
-    fprintf(stderr,
-            "cuda-cpu: race in kernel %s (launched at %s:%d): %s %s %d bytes at %s, %s, with "
-            "nothing between that orders them (a barrier, a warp's sync, a fence with an atomic); "
-            "the memory: %s\n",
-            j.k.name, j.k.file, j.k.line, which_thread(now, 32, j).c_str(),
-            write ? "writes" : "reads", size, source_line(now, 32).c_str(), earlier.c_str(),
-            what_memory(t->w, report, addr).c_str());
-    return true;
-}
-} // namespace __tsan
-
-namespace cucc {
-#endif
-
 void yield()
 {
     Unseen unseen;
@@ -1333,19 +971,124 @@ void yield()
 // Memory: device memory is host memory, aligned as cudaMalloc aligns it.
 static std::mutex mem_mutex;
 static std::map<const void *, size_t> device_allocs;
+// Memory that a copy may take as either side, as with unified addressing: managed, and pinned
+// (page-locked) host memory; and the __device__ variables whose address the program asked for.
+static std::map<const void *, size_t> managed_allocs, pinned_allocs, symbols;
+
+enum Side { HOST, DEVICE, EITHER };
+static bool within(const std::map<const void *, size_t> &m, const void *p)
+{
+    auto it = m.upper_bound(p);
+    return it != m.begin() &&
+           (const char *)p < (const char *)std::prev(it)->first + std::prev(it)->second;
+}
+static Side side_of(const void *p)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (within(managed_allocs, p) || within(pinned_allocs, p))
+        return EITHER;
+    return within(device_allocs, p) || within(symbols, p) ? DEVICE : HOST;
+}
+
+void device_symbol(const void *p, size_t size)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    symbols[p] = size;
+}
+
+// Where the program called a copy: the macros of cuda_runtime_api.h say it just before.
+struct Site {
+    const char *file;
+    int line;
+};
+static __thread Site call_site;
+static Site take_site()
+{
+    Site s = call_site;
+    call_site = {nullptr, 0};
+    return s;
+}
+
+// A copy whose kind contradicts its pointers is undefined in CUDA (GPUs with unified addressing
+// usually follow the pointers): a warning once per call site, or under CUDA_CPU_STRICT=1 an
+// error each time, cudaErrorInvalidValue, the copy not done.
+static cudaError_t check_kind(Site at, const char *api, Side dst, Side src, size_t count,
+                              cudaMemcpyKind kind)
+{
+    if (!count || (unsigned)kind >= cudaMemcpyDefault)
+        return cudaSuccess;
+    bool bad_dst = dst != EITHER && (dst == DEVICE) != (kind == cudaMemcpyHostToDevice ||
+                                                        kind == cudaMemcpyDeviceToDevice);
+    bool bad_src = src != EITHER && (src == DEVICE) != (kind == cudaMemcpyDeviceToHost ||
+                                                        kind == cudaMemcpyDeviceToDevice);
+    if (!bad_dst && !bad_src)
+        return cudaSuccess;
+    static const char *kinds[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+                                  "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice"};
+    auto memory = [](Side s) { return s == DEVICE ? "device memory" : "host memory"; };
+    std::string why =
+        std::string(api) +
+        (at.file ? " at " + std::string(at.file) + ":" + std::to_string(at.line) : "") + ": " +
+        kinds[kind] + ", but " + (bad_src ? std::string("the source is ") + memory(src) : "") +
+        (bad_src && bad_dst ? " and " : "") +
+        (bad_dst ? std::string("the destination is ") + memory(dst) : "") +
+        "; CUDA leaves such a copy undefined (cudaMemcpyDefault follows the pointers)";
+    if (strict_mode()) {
+        fprintf(stderr, "cuda-cpu: %s (an error under CUDA_CPU_STRICT=1)\n", why.c_str());
+        return fail(cudaErrorInvalidValue);
+    }
+    static std::mutex m;
+    static std::set<std::pair<const void *, int>> warned;
+    std::lock_guard<std::mutex> lock(m);
+    if (warned.insert({at.file ? (const void *)at.file : api, at.line}).second)
+        fprintf(stderr, "cuda-cpu: warning: %s\n", why.c_str());
+    return cudaSuccess;
+}
+
+// height rows of width bytes, each pitch bytes after the one before (1D: one row).
+static cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void *src,
+                        size_t spitch, size_t width, size_t height, cudaMemcpyKind kind)
+{
+    if (dst && src) {
+        cudaError_t e = check_kind(at, api, side_of(dst), side_of(src), width * height, kind);
+        if (e)
+            return e;
+    }
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return fail(cudaErrorInvalidMemcpyDirection);
+    if (width > dpitch || width > spitch)
+        return fail(cudaErrorInvalidPitchValue);
+    if (!width || !height)
+        return cudaSuccess;
+    if (!dst || !src)
+        return fail(cudaErrorInvalidValue);
+    for (size_t r = 0; r < height; r++)
+        memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+    return cudaSuccess;
+}
 
 cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size,
                         cudaMemcpyKind kind, cudaMemcpyKind want)
 {
+    Site at = take_site();
     if (kind != want && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return fail(cudaErrorInvalidMemcpyDirection);
     if (offset > size || count > size - offset)
         return fail(cudaErrorInvalidValue);
-    memcpy(want == cudaMemcpyHostToDevice ? (char *)dst + offset : dst,
-           want == cudaMemcpyHostToDevice ? src : (const char *)src + offset, count);
+    bool to = want == cudaMemcpyHostToDevice;
+    cudaError_t e = check_kind(at, to ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol",
+                               to ? DEVICE : side_of(dst), to ? side_of(src) : DEVICE, count, kind);
+    if (e)
+        return e;
+    memcpy(to ? (char *)dst + offset : dst, to ? src : (const char *)src + offset, count);
     return cudaSuccess;
 }
 } // namespace cucc
+
+extern "C" void cuda_cpu_call_site(const char *file, int line)
+{
+    cucc::call_site = {file, line};
+}
 
 using namespace cucc;
 static double now_ms()
@@ -1641,7 +1384,11 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
 }
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int)
 {
-    return cudaMalloc(ptr, size);
+    cudaError_t e = cudaMalloc(ptr, size);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (!e && *ptr)
+        managed_allocs[*ptr] = size;
+    return e;
 }
 cudaError_t cudaFree(void *ptr)
 {
@@ -1655,6 +1402,7 @@ cudaError_t cudaFree(void *ptr)
             return fail(cudaErrorInvalidValue);
         size = it->second;
         device_allocs.erase(it);
+        managed_allocs.erase(ptr);
     }
     memset(ptr, kPoison, size); // a use after free reads poison (ASan reports it outright)
     free(ptr);
@@ -1665,7 +1413,12 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
     if (!ptr)
         return fail(cudaErrorInvalidValue);
     *ptr = size ? malloc(size) : nullptr;
-    return size && !*ptr ? fail(cudaErrorMemoryAllocation) : cudaSuccess;
+    if (size && !*ptr)
+        return fail(cudaErrorMemoryAllocation);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (*ptr)
+        pinned_allocs[*ptr] = size;
+    return cudaSuccess;
 }
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int)
 {
@@ -1673,38 +1426,29 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int)
 }
 cudaError_t cudaFreeHost(void *ptr)
 {
+    {
+        std::lock_guard<std::mutex> lock(mem_mutex);
+        pinned_allocs.erase(ptr);
+    }
     free(ptr);
     return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
                             cudaStream_t)
 {
-    if ((unsigned)kind > cudaMemcpyDefault)
-        return fail(cudaErrorInvalidMemcpyDirection);
-    if (!count)
-        return cudaSuccess;
-    if (!dst || !src)
-        return fail(cudaErrorInvalidValue);
-    memcpy(dst, src, count);
-    return cudaSuccess;
+    return copy(take_site(), "cudaMemcpyAsync", dst, count, src, count, count, 1, kind);
 }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind)
 {
-    cudaError_t e = cudaMemcpyAsync(dst, src, count, kind, 0);
+    cudaError_t e = copy(take_site(), "cudaMemcpy", dst, count, src, count, count, 1, kind);
     return e ? e : sync_point();
 }
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind)
 {
-    if (width > dpitch || width > spitch)
-        return fail(cudaErrorInvalidPitchValue);
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch,
-                                        width, kind, 0);
-        if (e)
-            return e;
-    }
-    return sync_point();
+    cudaError_t e =
+        copy(take_site(), "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
+    return e ? e : sync_point();
 }
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t)
 {
@@ -1841,15 +1585,7 @@ extern "C" {
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t)
 {
-    if (width > dpitch || width > spitch)
-        return fail(cudaErrorInvalidPitchValue);
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = cudaMemcpyAsync((char *)dst + r * dpitch, (const char *)src + r * spitch,
-                                        width, kind, 0);
-        if (e)
-            return e;
-    }
-    return cudaSuccess;
+    return copy(take_site(), "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
 }
 // Rows start at multiples of 512 bytes, as on current GPUs (an H100's texture alignment).
 cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
@@ -1870,11 +1606,19 @@ cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int)
 {
-    return ptr && size ? cudaSuccess : fail(cudaErrorInvalidValue);
+    if (!ptr || !size)
+        return fail(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    pinned_allocs[ptr] = size;
+    return cudaSuccess;
 }
 cudaError_t cudaHostUnregister(void *ptr)
 {
-    return ptr ? cudaSuccess : fail(cudaErrorInvalidValue);
+    if (!ptr)
+        return fail(cudaErrorInvalidValue);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    pinned_allocs.erase(ptr);
+    return cudaSuccess;
 }
 cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int)
 {
@@ -2203,37 +1947,47 @@ cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc *desc, cudaArray_const_t ar
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src,
                                 size_t spitch, size_t width, size_t height, cudaMemcpyKind kind)
 {
+    Site site = take_site();
     size_t row = dst ? dst->width * dst->elem : 0;
     if (!dst || w_offset + width > row || h_offset + height > dst->height)
         return fail(cudaErrorInvalidValue);
-    return cudaMemcpy2D(dst->data + h_offset * row + w_offset, row, src, spitch, width, height,
-                        kind);
+    cudaError_t e = copy(site, "cudaMemcpy2DToArray", dst->data + h_offset * row + w_offset, row,
+                         src, spitch, width, height, kind);
+    return e ? e : sync_point();
 }
 cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
                                   size_t h_offset, size_t width, size_t height, cudaMemcpyKind kind)
 {
+    Site site = take_site();
     size_t row = src ? src->width * src->elem : 0;
     if (!src || w_offset + width > row || h_offset + height > src->height)
         return fail(cudaErrorInvalidValue);
-    return cudaMemcpy2D(dst, dpitch, src->data + h_offset * row + w_offset, row, width, height,
-                        kind);
+    cudaError_t e = copy(site, "cudaMemcpy2DFromArray", dst, dpitch,
+                         src->data + h_offset * row + w_offset, row, width, height, kind);
+    return e ? e : sync_point();
 }
 // The array as one run of bytes, row after row.
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src,
                               size_t count, cudaMemcpyKind kind)
 {
+    Site site = take_site();
     size_t row = dst ? dst->width * dst->elem : 0, at = h_offset * row + w_offset;
     if (!dst || w_offset >= row || at + count > row * dst->height)
         return fail(cudaErrorInvalidValue);
-    return cudaMemcpy(dst->data + at, src, count, kind);
+    cudaError_t e =
+        copy(site, "cudaMemcpyToArray", dst->data + at, count, src, count, count, 1, kind);
+    return e ? e : sync_point();
 }
 cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                                 size_t count, cudaMemcpyKind kind)
 {
+    Site site = take_site();
     size_t row = src ? src->width * src->elem : 0, at = h_offset * row + w_offset;
     if (!src || w_offset >= row || at + count > row * src->height)
         return fail(cudaErrorInvalidValue);
-    return cudaMemcpy(dst, src->data + at, count, kind);
+    cudaError_t e =
+        copy(site, "cudaMemcpyFromArray", dst, count, src->data + at, count, count, 1, kind);
+    return e ? e : sync_point();
 }
 
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *texture, const cudaResourceDesc *resource,

@@ -106,8 +106,11 @@ void shared_variable(const volatile void *p, size_t size, const char *name);
 /* The race checker's view of atomics and fences (cucc --racecheck), the PTX memory model's
    fence-fence synchronisation: an atomic after a __threadfence publishes what the thread
    wrote before it; a __threadfence after an atomic of the block takes in what was published
-   through that word. Atomics alone order nothing. */
-void atomic_seen(const volatile void *p);
+   through that word. Atomics alone order nothing. True: TSan sees the atomic's access, which
+   is one of shared memory, where a plain access racing with it is a race of the block (no
+   barrier between). The others it does not see: a check of the word before an atomic
+   (`if (d < *o) atomicMin(o, d)`), a CAS loop's first read, are idioms on global memory. */
+bool atomic_seen(const volatile void *p);
 void fence();
 
 template <class T>
@@ -295,6 +298,7 @@ struct Launch {
 };
 cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size,
                         cudaMemcpyKind kind, cudaMemcpyKind want);
+void device_symbol(const void *p, size_t size); /* its address: device memory for copies */
 } // namespace cucc
 
 /* Barriers and warp collectives: the caller's file and line name the place in diagnostics. */
@@ -372,11 +376,30 @@ static inline unsigned __activemask(CUDA_CPU_AT)
    registered with the worker, and poisoned before each block. */
 #ifdef __SANITIZE_THREAD__
 #define CUCC_SHARED(name) ::cucc::shared_variable(&name, sizeof name, #name)
-#define CUDA_CPU_ATOMIC_HOOK(p) ::cucc::atomic_seen(p)
+extern "C" void __tsan_ignore_thread_begin(void);
+extern "C" void __tsan_ignore_thread_end(void);
+namespace cucc {
+struct atomic_access { // for the atomic's scope; an atomicCAS is never seen (its loop's guess)
+    bool unseen;
+    atomic_access(const volatile void *p, bool cas) : unseen(!atomic_seen(p) || cas)
+    {
+        if (unseen)
+            __tsan_ignore_thread_begin();
+    }
+    ~atomic_access()
+    {
+        if (unseen)
+            __tsan_ignore_thread_end();
+    }
+};
+} // namespace cucc
+#define CUDA_CPU_ATOMIC_HOOK(p) ::cucc::atomic_access cucc_atomic(p, false)
+#define CUDA_CPU_CAS_HOOK(p) ::cucc::atomic_access cucc_atomic(p, true)
 #else
 #define CUCC_SHARED(name) \
     static thread_local ::cucc::Poison cucc_poison_##name(&name, sizeof name, #name)
 #define CUDA_CPU_ATOMIC_HOOK(p) ((void)0)
+#define CUDA_CPU_CAS_HOOK(p) ((void)0)
 #endif
 
 /* Atomics: real ones, as blocks may run on several workers (CUDA_CPU_WORKERS). CAS and Exch
@@ -429,7 +452,7 @@ T atomic_update(T *p, F f)
     }                                                                                       \
     static inline T atomicCAS(T *p, T cmp, T v)                                             \
     {                                                                                       \
-        CUDA_CPU_ATOMIC_HOOK(p);                                                            \
+        CUDA_CPU_CAS_HOOK(p);                                                               \
         __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
         cucc::yield();                                                                      \
         return cmp;                                                                         \
@@ -897,6 +920,7 @@ template <class T>
 cudaError_t cudaGetSymbolAddress(void **p, const T &symbol)
 {
     *p = (void *)&symbol;
+    cucc::device_symbol(&symbol, sizeof(T));
     return cudaSuccess;
 }
 template <class T>
@@ -945,5 +969,7 @@ cudaError_t cudaHostGetDevicePointer(T **device, void *host, unsigned flags)
 {
     return cudaHostGetDevicePointer((void **)device, host, flags);
 }
+#define CUDA_CPU_RUNTIME_END /* the copies through macros that pass their call site */
+#include "cuda_runtime_api.h"
 #endif
 #endif

@@ -372,7 +372,33 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func,
                                                           int block_size, size_t dynamic_smem);
 
+/* The caller's file and line, which the macros below pass before each copy: the backend names
+   it where a copy's kind contradicts its pointers. */
+void cuda_cpu_call_site(const char *file, int line);
+
 #ifdef __cplusplus
 }
+#endif
+#endif
+
+/* The copies through macros that pass their call site first: in C here, in C++ when
+   cuda_runtime.h includes this file again after its own templates; not in the runtime. */
+#if !defined(CUDA_CPU_CALL_SITES) && !defined(CUDA_CPU_RUNTIME) && \
+    (!defined(__cplusplus) || defined(CUDA_CPU_RUNTIME_END))
+#define CUDA_CPU_CALL_SITES
+#define CUDA_CPU_AT_SITE(call) (cuda_cpu_call_site(__FILE__, __LINE__), call)
+#define cudaMemcpy(...) CUDA_CPU_AT_SITE(cudaMemcpy(__VA_ARGS__))
+#define cudaMemcpyAsync(...) CUDA_CPU_AT_SITE(cudaMemcpyAsync(__VA_ARGS__))
+#define cudaMemcpy2D(...) CUDA_CPU_AT_SITE(cudaMemcpy2D(__VA_ARGS__))
+#define cudaMemcpy2DAsync(...) CUDA_CPU_AT_SITE(cudaMemcpy2DAsync(__VA_ARGS__))
+#define cudaMemcpy2DToArray(...) CUDA_CPU_AT_SITE(cudaMemcpy2DToArray(__VA_ARGS__))
+#define cudaMemcpy2DFromArray(...) CUDA_CPU_AT_SITE(cudaMemcpy2DFromArray(__VA_ARGS__))
+#define cudaMemcpyToArray(...) CUDA_CPU_AT_SITE(cudaMemcpyToArray(__VA_ARGS__))
+#define cudaMemcpyFromArray(...) CUDA_CPU_AT_SITE(cudaMemcpyFromArray(__VA_ARGS__))
+#ifdef __cplusplus
+#define cudaMemcpyToSymbol(...) CUDA_CPU_AT_SITE(cudaMemcpyToSymbol(__VA_ARGS__))
+#define cudaMemcpyFromSymbol(...) CUDA_CPU_AT_SITE(cudaMemcpyFromSymbol(__VA_ARGS__))
+#define cudaMemcpyToSymbolAsync(...) CUDA_CPU_AT_SITE(cudaMemcpyToSymbolAsync(__VA_ARGS__))
+#define cudaMemcpyFromSymbolAsync(...) CUDA_CPU_AT_SITE(cudaMemcpyFromSymbolAsync(__VA_ARGS__))
 #endif
 #endif

@@ -1,0 +1,174 @@
+// Inside the CPU backend's runtime: the records of kernel execution that runtime.cpp keeps, and
+// the hooks through which it tells the race checker (racecheck.cpp, cucc --racecheck) what CUDA
+// orders. In the other builds the hooks are empty inline functions: nothing of them remains.
+#pragma once
+#define CUDA_CPU_RUNTIME // the copies themselves, not the macros that pass their call site
+#include "cuda_runtime.h"
+#include "window.h"
+#include <boost/context/fiber.hpp>
+#include <atomic>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+#ifdef CUDA_CPU_RACECHECK
+#include <sanitizer/tsan_interface.h>
+extern "C" {
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
+}
+#endif
+
+namespace cucc {
+namespace bctx = boost::context;
+
+enum State { FRESH, READY, BAR, WARP, STEP, DONE }; // FRESH: not yet queued
+enum Order { FORWARD, REVERSE, RANDOM };            // CUDA_CPU_SCHEDULE
+enum StepOp { ACCESS = 100, ACTIVEMASK };           // the ops of a STEP
+enum { kMaxThreads = 1024 };
+#ifdef CUDA_CPU_RACECHECK
+static const int kIdentities = 2; // TSan identities per thread slot: neighbouring blocks differ
+#else
+static const int kIdentities = 1;
+#endif
+
+struct Job {
+    Kernel k;
+    dim3 grid, block;
+    size_t smem;
+    Order order;
+    unsigned long long seed, nblocks;
+    unsigned long long mult, add; // RANDOM: the k-th block picked is (mult k + add) % count
+    Window window;                // the blocks that run (CUDA_CPU_WINDOW): all but in tests
+    bool strict;
+    std::atomic<unsigned long long> next{0};
+    std::atomic<bool> failed{false}, warned{false};
+    std::atomic<int> races{0}; // race checker: reports in this launch
+    char start, end;           // race checker: the launch's tokens, host -> blocks -> host
+    cudaError_t error = cudaErrorLaunchFailure; // what the launch returns if it failed
+};
+
+struct Worker;
+struct Fiber;
+struct Thread { // one CUDA thread of the running block
+    Worker *w;
+    Fiber *fiber; // the stack it runs on, once started
+    uint3 tid;
+    int id, state, op, arg, width;
+    unsigned mask;
+    unsigned long long val, res;
+    const char *file;
+    int line;
+    bool fenced;       // race checker: a __threadfence since its last atomic
+    unsigned firsts;   // race checker: __syncwarps of this block whose first lane it was
+    const char *group; // race checker: the token of the __syncwarp it waits at, or null
+};
+
+struct Fiber { // a stack with a context: it runs fresh threads one after another until one blocks
+    bctx::fiber ctx; // where it resumes, while switched out
+    Worker *w;
+    Thread *t; // the thread it runs, null while free (and for the scheduler's own record)
+    const char *stack;
+    size_t size;
+    void *fake; // ASan's fake stack while switched out
+    void *tsan; // the race checker's fiber: who TSan thinks runs here
+};
+
+struct Warp {
+    unsigned alive, runnable, coll, step; // lanes: not exited, READY, in a collective, in a step
+    unsigned mask;                        // of the lanes in a collective, unless `mixed`
+    bool mixed;
+    std::unordered_map<const volatile void *, unsigned> seen; // strict mode: volatile words touched
+};
+
+struct Worker {
+    Fiber sched{}; // the scheduler: the worker thread's own stack
+    Thread threads[kMaxThreads];
+    Fiber fibers[kMaxThreads * kIdentities];
+    int made = 0; // fibers with a stack
+    std::vector<Fiber *> free;
+    char *stacks = nullptr;
+    Warp warps[kMaxThreads / 32];
+    Thread *queue[kMaxThreads]; // ring of READY threads
+    unsigned head = 0, tail = 0;
+    int n = 0, live = 0, atbar = 0;
+    unsigned phase = 0;
+    dim3 dims{0, 0, 0};
+    Job *job = nullptr;
+    unsigned char *smem = nullptr;
+    size_t smem_size = 0;
+    bool failed = false;
+    struct Shared {
+        void *p;
+        size_t size;
+        const char *name;
+    };
+    std::vector<Shared> shared; // static __shared__ variables seen on this worker
+    std::unordered_set<const volatile void *> published; // race checker: atomics in this block
+    unsigned long long seq = 0;                          // blocks run
+    char *tokens = nullptr; // race checker, per block: racecheck.cpp's Token
+};
+
+Thread *running(); // the CUDA thread running on this OS thread; null in host code
+// Shared memory as each block finds it: poisoned, its history forgotten (runtime.cpp).
+void poison_shared(Worker *w, void *p, size_t size);
+
+// ---- the race checker's hooks (racecheck.cpp)
+#ifdef CUDA_CPU_RACECHECK
+// The runtime's own work, when a kernel calls it: not the kernel's accesses (the library
+// functions it calls, memset and friends, are seen by TSan all the same).
+struct Unseen {
+    Unseen() { __tsan_ignore_thread_begin(); }
+    ~Unseen() { __tsan_ignore_thread_end(); }
+};
+// A fiber switch, which orders nothing; while switched out, a fiber is not Unseen.
+inline void race_switch(Fiber *to)
+{
+    __tsan_switch_to_fiber(to->tsan, __tsan_switch_to_fiber_no_sync);
+}
+inline void race_switch_out()
+{
+    __tsan_ignore_thread_end();
+}
+inline void race_switch_in()
+{
+    __tsan_ignore_thread_begin();
+}
+void race_fiber_made(Fiber *f);                 // a fresh identity for a fresh stack
+void race_worker_made(Worker *w);               // the scheduler's identity: the worker thread's
+void race_launch_starts(Job &j);                // the host's work so far happens before the blocks
+void race_launch_ends(Job &j);                  // the blocks' work happens before the host's next
+void race_worker_starts(Job &j);                // a worker takes in the host's work
+void race_block_starts(Worker *w);              // no order passes from one block to the next
+bool race_thread_begins(Thread *t);             // false: the launch has raced already, stop
+void race_thread_ends(Thread *t);               // what it did happens before the launch's end
+void race_forget(void *p, size_t size);         // memory that no thread has touched yet
+void race_abandoned(Worker *w, Fiber *f);       // a thread left inside its failed block
+void race_barrier(Thread *t, bool arriving);    // __syncthreads: all before it, before all after
+void race_collective(Thread *t, bool arriving); // a lane at a warp collective
+void race_group_meets(Worker *w, Thread *lanes, unsigned need); // lanes `need` complete one
+#else
+struct Unseen {
+    Unseen() {} // user-provided: no unused-variable warning where it does nothing
+};
+inline void race_switch(Fiber *) {}
+inline void race_switch_out() {}
+inline void race_switch_in() {}
+inline void race_fiber_made(Fiber *) {}
+inline void race_worker_made(Worker *) {}
+inline void race_launch_starts(Job &) {}
+inline void race_launch_ends(Job &) {}
+inline void race_worker_starts(Job &) {}
+inline void race_block_starts(Worker *) {}
+inline bool race_thread_begins(Thread *)
+{
+    return true;
+}
+inline void race_thread_ends(Thread *) {}
+inline void race_forget(void *, size_t) {}
+inline void race_abandoned(Worker *, Fiber *) {}
+inline void race_barrier(Thread *, bool) {}
+inline void race_collective(Thread *, bool) {}
+inline void race_group_meets(Worker *, Thread *, unsigned) {}
+#endif
+} // namespace cucc
