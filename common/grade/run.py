@@ -266,8 +266,22 @@ def wait_watching(jp, timeout, progress_path, watch, usage):
             "utf-8", errors="replace")
         why = watch(lines, start)
         if why or usage.exceeded or time.monotonic() - start > timeout:
+            if not usage.exceeded:
+                ask_what_runs(usage)
             rc, _ = wall.finish(jp, 0)
             return rc, not why and not usage.exceeded, why
+
+
+def ask_what_runs(usage):
+    """Before a test that ran past its time is stopped: SIGUSR1 to its worker, whose CPU
+    backend then says which kernel was running ("cuda-cpu: stopped in kernel ..."); a
+    moment for it to write."""
+    for pid in usage.pids():
+        try:
+            os.kill(pid, signal.SIGUSR1)
+        except OSError:
+            pass
+    time.sleep(0.3)
 
 
 def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch_progress=None):
@@ -314,7 +328,7 @@ def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch_
     if watch_progress:
         jrc, timed_out, stopped = wait_watching(jp, timeout, progress_path, watch_progress, watch)
     else:
-        (jrc, timed_out), stopped = wall.finish(jp, timeout), ""
+        (jrc, timed_out), stopped = wall.finish(jp, timeout, lambda: ask_what_runs(watch)), ""
     wrc, _ = wall.finish(wp, 2.0)  # it ends when the judge's end of the pipe closes
     if in_jail and wrc is not None and wrc > 128:
         wrc = 128 - wrc  # bwrap exits 128 + N when its child dies of signal N

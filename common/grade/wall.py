@@ -212,14 +212,16 @@ def spawn(cmd, cwd, env, log, who=None, limits=(), pass_fds=(), jail=None):
     return p
 
 
-def finish(p, timeout=None):
-    """Waits for p (up to timeout seconds), then kills its session. Returns (returncode,
-    timed_out)."""
+def finish(p, timeout=None, at_timeout=None):
+    """Waits for p (up to timeout seconds; then at_timeout() if given), then kills its
+    session. Returns (returncode, timed_out)."""
     timed_out = False
     try:
         p.wait(timeout=None if timeout is None else max(timeout, 0.1))
     except subprocess.TimeoutExpired:
         timed_out = True
+        if at_timeout:
+            at_timeout()
     finally:
         try:
             os.killpg(p.pid, signal.SIGKILL)

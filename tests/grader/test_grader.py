@@ -888,6 +888,15 @@ class Hang(GradingBase):
         self.assert_only_these_lose({"lab01 one_block"} | work_tests("one_block"),
                                     "time limit of 10 s")
 
+    def test_the_hang_named(self):
+        """A hang says so, with the case the test was at and, on the CPU backend, the
+        kernel that had not ended."""
+        why = self.tests["lab01 one_block"]["output"]
+        self.assertIn("a hang", why)
+        self.assertIn("it was at one_block, n = ", why)
+        if BACKEND == "cpu":
+            self.assertIn("stopped in kernel add_one_block (launched at ", why)
+
     def test_within_the_limits(self):
         self.assertLess(self.secs, 120 if BACKEND == "cpu" else 300)
 
