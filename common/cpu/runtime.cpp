@@ -1019,7 +1019,7 @@ static Side side_of(const void *p)
     std::lock_guard<std::mutex> lock(mem_mutex);
     if (within(managed_allocs, p) || within(pinned_allocs, p))
         return EITHER;
-    return within(device_allocs, p) || within(symbols, p) ? DEVICE : HOST;
+    return within(device_allocs, p) || within(symbols, p) || sparse_within(p) ? DEVICE : HOST;
 }
 
 void device_symbol(const void *p, size_t size)

@@ -114,6 +114,17 @@ bool sparse_free(void *p)
     return true;
 }
 
+bool sparse_within(const void *p)
+{
+    std::lock_guard<std::mutex> lock(sparse_mutex);
+    auto it = sparse.upper_bound(const_cast<void *>(p));
+    if (it == sparse.begin())
+        return false;
+    --it;
+    size_t bytes = it->second.second - 2 * kGuard;
+    return (const char *)p < (const char *)it->first + bytes;
+}
+
 } // namespace cucc
 
 extern "C" cudaError_t cuda_cpu_malloc_zeroed(void **ptr, size_t size)

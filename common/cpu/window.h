@@ -28,5 +28,8 @@ bool window_of(const char *spec, unsigned long long nblocks, unsigned long long 
 // cudaFree's first question: true when p came from cuda_cpu_malloc_zeroed, now unmapped.
 bool sparse_free(void *p);
 
+// True when p lies in memory from cuda_cpu_malloc_zeroed: device memory, to the copies' check.
+bool sparse_within(const void *p);
+
 } // namespace cucc
 #endif
