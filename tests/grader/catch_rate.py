@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""The grader's catch rate: every submission of the catalogue (tests/grader/catalogue/) graded
+as `make grade` grades it, on the tests of the variant it touches. A wrong one is caught when it
+loses one of them (and its feedback names the bug's line where a tool can see it); a right one
+is accepted when it loses none. Prints per lab "caught N/N wrong, accepted M/M right", and fails
+below 100 %.
+
+A wrong entry is graded without the race checker's run unless it says the race checker is what
+catches it (race=True): the cost of the run where it can matter only. With --backend cuda the
+tests run on the GPU and, as the grader does there, on the CPU backend's strict and race-checked
+builds; entries whose tests pass 2^31 elements then run one at a time (the card's memory)."""
+
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+import catalogue  # noqa: E402
+
+
+def lab_folder(lab):
+    found = [d for d in os.listdir(os.path.join(ROOT, "solutions")) if d.startswith("lab" + lab)]
+    return found[0]
+
+
+def write_entry(entry, where):
+    """The entry as a submission in where/: labs/labNN-name/FILE. Returns the folder."""
+    folder = os.path.join(where, "%s_%s" % (entry.kind, entry.name))
+    with open(os.path.join(ROOT, "solutions", lab_folder(entry.lab), entry.file),
+              encoding="utf-8") as f:
+        text = catalogue.apply(entry, f.read())
+    path = os.path.join(folder, "labs", lab_folder(entry.lab), entry.file)
+    os.makedirs(os.path.dirname(path))
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return folder
+
+
+def line_of(text, mark):
+    return text[:text.index(mark) + len(mark)].count("\n") + 1
+
+
+def judge(entry, results, text):
+    """None when the grade is what the entry wants, else why not."""
+    tests = [t for t in results["tests"] if t["max_score"] > 0]
+    if not tests:
+        return "no test graded: %s match none of lab%s's tests" % (entry.tests, entry.lab)
+    lost = [t for t in tests if t["score"] < t["max_score"]]
+    if entry.kind == "right":
+        if lost:
+            return "lost %s:\n%s" % (", ".join(t["name"] for t in lost), lost[0]["output"])
+        return None
+    if not lost:
+        return "full marks in %s" % ", ".join(t["name"] for t in tests)
+    if entry.line:
+        where = "%s:%d" % (entry.file, line_of(text, entry.line))
+        if not [t for t in lost if where in t["output"]]:
+            return "no feedback names %s:\n%s" % (where, lost[0]["output"])
+    return None
+
+
+def grade(entry, args, scratch):
+    """(entry, None or why it failed, seconds)."""
+    start = time.monotonic()
+    try:
+        folder = write_entry(entry, scratch)
+    except ValueError as e:
+        return entry, str(e), 0
+    out = folder + "-out"
+    cmd = [sys.executable, os.path.join(ROOT, "common", "grade", "grade.py"), "--student", folder,
+           "--lab", entry.lab, "--backend", args.backend, "--out", out, "--jobs", "1",
+           "--tests"] + catalogue.patterns(entry.tests)
+    if entry.kind == "wrong" and not entry.race:
+        cmd.append("--no-racecheck")
+    for v in args.make_var:
+        cmd += ["--make-var", v]
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    p = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    secs = time.monotonic() - start
+    try:
+        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+            results = json.load(f)
+    except (OSError, ValueError):
+        return entry, "the grader wrote no results (exit %d):\n%s" % (
+            p.returncode, p.stdout[-2000:]), secs
+    path = os.path.join(folder, "labs", lab_folder(entry.lab), entry.file)
+    with open(path, encoding="utf-8") as f:
+        return entry, judge(entry, results, f.read()), secs
+
+
+def big(entry, args):
+    """Whether the entry's tests need most of a GPU's memory."""
+    return args.backend == "cuda" and any("2_3" in t for t in entry.tests)
+
+
+def run_all(todo, args, scratch, report):
+    """Grades todo, args.jobs at a time (the big ones alone), calling report as each ends."""
+    lock = threading.Lock()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        small = [pool.submit(grade, e, args, scratch) for e in todo if not big(e, args)]
+        for f in concurrent.futures.as_completed(small):
+            with lock:
+                report(*f.result())
+    for e in todo:
+        if big(e, args):
+            report(*grade(e, args, scratch))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda"))
+    ap.add_argument("--lab", action="append", help="NN; repeatable (default: every lab)")
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="only these entries")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--make-var", action="append", default=[], metavar="VAR=VALUE")
+    ap.add_argument("--write", metavar="DIR", help="write the entries into DIR, a folder each "
+                    "(to grade them with make grade CLASS=DIR on any machine), and stop")
+    args = ap.parse_args()
+    labs = [l[-2:] for l in args.lab] if args.lab else None
+    todo = [e for e in catalogue.entries(labs) if not args.only or e.name in args.only]
+    if not todo:
+        print("catch-rate: no entry in the catalogue matches")
+        return 2
+    if args.write:
+        for e in todo:
+            write_entry(e, args.write)
+        print("catch-rate: %d submissions written into %s" % (len(todo), args.write))
+        return 0
+    scratch = tempfile.mkdtemp(prefix="catch-rate-")
+    start = time.monotonic()
+    print("catch-rate: %d submissions of %d labs, %d at a time, backend %s" % (
+        len(todo), len({e.lab for e in todo}), args.jobs, args.backend), flush=True)
+    left = collections.Counter(e.lab for e in todo)
+    done = collections.defaultdict(list)
+    failures = []
+
+    def report(entry, why, secs):
+        done[entry.lab].append((entry, why))
+        if why:
+            failures.append("lab%s %s %s (%.0f s): %s" % (entry.lab, entry.kind, entry.name,
+                                                           secs, why))
+        left[entry.lab] -= 1
+        if not left[entry.lab]:
+            print(summary(entry.lab, done[entry.lab], time.monotonic() - start), flush=True)
+
+    try:
+        run_all(todo, args, scratch, report)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    for f in failures:
+        print("\n" + f)
+    print("catch-rate: %s (%.0f s)" % ("all caught, all accepted" if not failures else
+                                       "%d of %d wrong" % (len(failures), len(todo)),
+                                       time.monotonic() - start))
+    return 1 if failures else 0
+
+
+def summary(lab, results, secs):
+    def count(kind):
+        mine = [why for e, why in results if e.kind == kind]
+        return len([w for w in mine if not w]), len(mine)
+    return "lab%s: caught %d/%d wrong, accepted %d/%d right (%.0f s)" % (
+        (lab,) + count("wrong") + count("right") + (secs,))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
