@@ -37,6 +37,8 @@ help:
 	@echo "make labNN sanitize     compute-sanitizer's four tools on its tests (a GPU)"
 	@echo "make labNN profile      Nsight Compute on each kernel, with a summary (a GPU)"
 	@echo "make test               every solution's tests and the project's checks"
+	@echo "make check              the slow ones: the grader's tests and catch rate, the"
+	@echo "                        race checker on every solution's tests (CI runs both)"
 	@echo "make run | bench | plot every lab"
 	@echo "make skeletons          regenerate labs/*.cu from solutions/"
 	@echo "make tables             the measured tables of the handouts from plots/reference/"

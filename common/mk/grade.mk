@@ -30,3 +30,4 @@ dist: $(BUILD)/.need-python3
 	@python3 common/grade/dist.py $(if $(LAB),--lab $(LAB))
 test-grader: $(BUILD)/.need-python3
 	@python3 tests/grader/test_grader.py --backend $(BACKEND)
+	@python3 tests/grader/catch_rate.py --backend $(BACKEND) $(foreach l,$(LAB),--lab $(l))

@@ -128,6 +128,8 @@ def main():
     ap.add_argument("--write", metavar="DIR", help="write the entries into DIR, a folder each "
                     "(to grade them with make grade CLASS=DIR on any machine), and stop")
     args = ap.parse_args()
+    if args.backend == "cuda" and not [v for v in args.make_var if v.startswith("ARCH=")]:
+        args.make_var.append("ARCH=native")  # one architecture, not the fat binary
     labs = [l[-2:] for l in args.lab] if args.lab else None
     todo = [e for e in catalogue.entries(labs) if not args.only or e.name in args.only]
     if not todo:

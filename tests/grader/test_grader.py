@@ -13,6 +13,8 @@ that runs kernels: the CPU backend (common/cpu/cpu.mk) or BACKEND=cuda on a GPU.
 tests unpack `make dist`'s tarball and build, test and grade lab01 in it (the Classroom
 flow), and run the Gradescope autograder as Gradescope does. Attacks (attacks.py) grades
 submissions that cheat, snoop and sabotage, as root, against a copy of this tree with canaries.
+The catalogue of realistic wrong and right submissions of every lab is catch_rate.py's, which
+`make test-grader` runs after these.
 """
 import argparse
 import base64
@@ -60,183 +62,11 @@ FAULTS = {
 }
 
 
-SOLUTIONS = {"hello.cu": "lab00-hello", "mandelbrot.cu": "lab02-mandelbrot", "dot.cu": "lab04-dot",
-             "histogram.cu": "lab05-histogram", "repeater.cu": "lab08-repeater",
-             "distance.cu": "lab09-distance",
-             "vector_add.cu": "lab01-vector-add", "reduction.cu": "lab06-reduction",
-             "transpose.cu": "lab07-transpose"}
-
-def named(lab, variant):
-    """The tests of a lab named for a variant: VARIANT, PROPERTY.VARIANT, hidden ones too."""
-    return r"lab%s (hidden/)?(\w+\.)?%s" % (lab, variant)
-
-
-# The wrong submissions a class brings, one bug each, made from the solutions like FAULTS:
-# NAME: (FILE, [(old, new)], LOSERS, MARK). Each loses points in the tests that LOSERS (regular
-# expressions over "labNN test"; the first must match a lost test) match, and only there; MARK: the
-# text ending on a line that the feedback of a losing test names as FILE:LINE (a sanitizer, the
-# race checker or the strict mode found it), or None where only the answer is wrong.
-WRONG = {
-    # lab00: the lane from threadIdx.x alone: right in 1D blocks, wrong in 8 x 8 ones
-    "lane_from_x": ("hello.cu", [
-        ("    p.lane = p.thread % warpSize;", "    p.lane = threadIdx.x % warpSize;")],
-        [named("00", "place_2d"), named("00", "place_3d")], None),
-    # lab02: c taken with x and y swapped: the image mirrored about its diagonal
-    "swapped_xy": ("mandelbrot.cu", [
-        ("            escape_count(f.x0 + px * f.dx, f.y1 - py * f.dy, f.maxiter);",
-         "            escape_count(f.x0 + py * f.dx, f.y1 - px * f.dy, f.maxiter);")],
-        [named("02", "per_pixel"), r"lab02 (interior|periodicity|combined)_saves_work"], None),
-    # lab01: the float4 kernel forgets the last n % 4 elements
-    "tail_dropped": ("vector_add.cu", [
-        ("    for (size_t i = n / 4 * 4 + first; i < n; i += stride)\n        c[i] = a[i] + b[i];\n",
-         "")], [named("01", "grid_stride_float4"), r"lab01 hidden/float4_tails"], None),
-    # lab01: a bounds check one too far: a write past the end of c
-    "past_the_end": ("vector_add.cu", [
-        ("    if (i < n)\n        c[i] = a[i] + b[i];", "    if (i <= n)\n        c[i] = a[i] + b[i];")],
-        [named("01", "thread_per_element")],
-        "    if (i <= n)\n        c[i] = a[i] + b[i];"),
-    # lab01: the 2D index with row and column swapped
-    "swapped_index": ("vector_add.cu", [
-        ("    size_t i = row * ROW + col;", "    size_t i = col * ROW + row;")],
-        [named("01", "grid_2d"), r"lab01 hidden/grid_2d_many_rows"], None),
-    # lab01: a grid-stride loop that steps by the block: right, but every block redoes the
-    # rest of the vector (and the blocks write the same elements: a race)
-    "wrong_stride": ("vector_add.cu", [
-        ("    size_t stride = (size_t)gridDim.x * blockDim.x;\n    for (size_t i = (size_t)blockIdx.x",
-         "    size_t stride = blockDim.x;\n    for (size_t i = (size_t)blockIdx.x")],
-        [r"lab01 work_in_proportion\.grid_stride", named("01", "grid_stride"),
-         r"lab01 host_round_trip"], None),
-    # lab01: the global index in int: past 2^31 elements skipped, past 2^32 written again at 0
-    "index_int": ("vector_add.cu", [
-        ("    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)",
-         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n)")],
-        [r"lab01 hidden/past_2_32\.thread_per_element"], None),
-    # lab01: a block row per matrix row (blockDim.y forgotten): refused past 65535 rows
-    "grid_rows": ("vector_add.cu", [
-        ("        grid2.y = (unsigned)div_up(div_up(n, ROW), block.y);",
-         "        grid2.y = (unsigned)div_up(n, ROW);")], [r"lab01 hidden/grid_2d_many_rows"], None),
-    # lab04: the seed's "optimised" tree: the barrier inside the branch, which the threads at or
-    # above s never reach (the strict mode's error names the line)
-    "dot_barrier_in_branch": ("dot.cu", [
-        ("        if (threadIdx.x < s)\n            cache[threadIdx.x] += cache[threadIdx.x + s];\n"
-         "        __syncthreads();\n",
-         "        if (threadIdx.x < s) {\n            cache[threadIdx.x] += cache[threadIdx.x + s];\n"
-         "            __syncthreads();\n        }\n")],
-        [named("04", "host_finish"), named("04", "two_kernels"), named("04", "atomic_add"),
-         named("04", "last_block")],
-        "            cache[threadIdx.x] += cache[threadIdx.x + s];\n            __syncthreads();"),
-    # lab04: the blocks' sums added with a plain +=: a lost update, right in the plain build
-    "dot_race_on_total": ("dot.cu", [("        atomicAdd(out, sum);", "        *out += sum;")],
-        [named("04", "atomic_add")], "*out += sum;"),
-    # lab04: the last block adds all the sums but its own last one
-    "dot_lost_block": ("dot.cu", [
-        ("    for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x)",
-         "    for (unsigned k = threadIdx.x; k + 1 < gridDim.x; k += blockDim.x)")],
-        [named("04", "shuffle_vec4"), named("04", "double_acc")], None),
-    # lab05: the wide loads' tail forgotten: the last n % 16 bytes (after the head) uncounted
-    "hist_tail_dropped": ("histogram.cu", [
-        ("        count_word(mine, q.w);\n    }\n"
-         "    count_bytes(mine, in, head + (size_t)vectors * 16, n);\n",
-         "        count_word(mine, q.w);\n    }\n")],
-        [named("05", "wide_loads")], None),
-    # lab05: the grid-stride index in unsigned: near 2^32, i + stride wraps and counts again
-    "hist_index_unsigned": ("histogram.cu", [
-        ("    for (size_t i = grid_start(); i < n; i += grid_stride())\n        atomicAdd(&hist[",
-         "    for (unsigned i = grid_start(); i < n; i += grid_stride())\n        atomicAdd(&hist[")],
-        [r"lab05 hidden/near_2_32\.shared_privatized"], None),
-    # lab08: the target offset in unsigned: row 4096 of a 2^20-wide target written over row 0
-    "repeater_offset_unsigned": ("repeater.cu", [
-        ("        target[(size_t)y * width + x] = repeater[y % rh * rw + x % rw];",
-         "        target[y * width + x] = repeater[y % rh * rw + x % rw];")],
-        [r"lab08 hidden/past_2_32\.tile_modulo"], None),
-    # lab08: the modulo of the wrong dimension (x % rh): right for square repeaters only
-    "repeater_wrong_modulo": ("repeater.cu", [
-        ("repeater[y % rh * rw + x % rw];", "repeater[y % rh * rw + x % rh];")],
-        [named("08", "tile_modulo")], None),
-    # lab09: the window one pixel short at its far edges (px < x1, not <=)
-    "distance_window_short": ("distance.cu", [
-        ("        for (int px = win.x0; px <= win.x1; px++)\n            atomicMin(",
-         "        for (int px = win.x0; px < win.x1; px++)\n            atomicMin(")],
-        [named("09", "scatter_atomic_min")], None),
-    # lab06: no barrier between the tree's steps
-    "missing_barrier": ("reduction.cu", [
-        ("            sdata[index] += sdata[index + s];\n        __syncthreads();\n",
-         "            sdata[index] += sdata[index + s];\n")],
-        [named("06", "interleaved_strided")], "sdata[index] += sdata[index + s];"),
-    # lab06: the barrier moved into the branch that only some threads take
-    "barrier_in_branch": ("reduction.cu", [
-        ("    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n        if (tid < s)\n"
-         "            sdata[tid] += sdata[tid + s];\n        __syncthreads();\n    }\n",
-         "    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n        if (tid < s) {\n"
-         "            sdata[tid] += sdata[tid + s];\n            __syncthreads();\n        }\n"
-         "    }\n")], [named("06", "sequential")],
-        "            sdata[tid] += sdata[tid + s];\n            __syncthreads();"),
-    # lab06: the total added with a plain +=: a lost update, right in the plain build
-    "race_on_total": ("reduction.cu", [
-        ("        atomicAdd(out, in[i]);", "        *out += in[i];")],
-        [named("06", "global_atomic"), r"lab06 atomic_odd_block_sizes"], "*out += in[i];"),
-    # lab06: the writer's fence left out: the last block may read a stale partial
-    "missing_fence": ("reduction.cu", [
-        ("        partials[blockIdx.x] = sum;\n        __threadfence();\n",
-         "        partials[blockIdx.x] = sum;\n")],
-        [named("06", "single_pass"), r"lab06 single_pass_repeated"], "partials[blockIdx.x] = sum;"),
-    # lab06: "the last block" taken to be the one with the last index, not the last to finish
-    "block_order": ("reduction.cu", [
-        ("        last = atomicAdd(done, 1u) == gridDim.x - 1;",
-         "        atomicAdd(done, 1u);\n        last = blockIdx.x == gridDim.x - 1;")],
-        [named("06", "single_pass"), r"lab06 single_pass_repeated"], None),
-    # lab07: the tiled transpose without its barrier
-    "tile_missing_barrier": ("transpose.cu", [
-        ("            tile[threadIdx.y + j][threadIdx.x] = in[(row + j) * width + col];\n"
-         "    __syncthreads();\n    col = tile_y() * TILE + threadIdx.x;",
-         "            tile[threadIdx.y + j][threadIdx.x] = in[(row + j) * width + col];\n"
-         "    col = tile_y() * TILE + threadIdx.x;")],
-        [named("07", "tiled")],
-        "out[(row + j) * height + col] = tile[threadIdx.x][threadIdx.y + j];"),
-    # lab07: float2 loads whatever the alignment
-    "misaligned": ("transpose.cu", [
-        ("    if (aligned && c + 2 <= cols)\n        return", "    if (c + 2 <= cols)\n        return")],
-        [named("07", "tiled_64_float2")],
-        "return ((const float2 *)m)[(r * cols + c) / 2];"),
-    # lab07: the naive transpose's indices in int: past 2^31 a read 8 GB before in (ASan)
-    "transpose_index_int": ("transpose.cu", [
-        ("        if (col < width && row + j < height)\n"
-         "            out[col * height + row + j] = in[(row + j) * width + col];",
-         "        if (col < width && row + j < height) {\n"
-         "            int from = (row + j) * width + col, to = col * height + row + j;\n"
-         "            out[to] = in[from];\n        }")],
-        [r"lab07 hidden/past_2_32\.naive_rows"], "            out[to] = in[from];"),
-    # lab07: the tile's row from blockIdx.y alone, the rows folded into gridDim.z forgotten
-    "grid_folding": ("transpose.cu", [
-        ("    return (size_t)blockIdx.z * gridDim.y + blockIdx.y;", "    return blockIdx.y;")],
-        [r"lab07 hidden/folded_grids\..*"], None),
-}
-
-# Right ones, written otherwise than the solutions: full marks.
-RIGHT = {
-    "early_return": ("vector_add.cu", [
-        ("    if (i < n)\n        c[i] = a[i] + b[i];", "    if (i >= n)\n        return;\n"
-         "    c[i] = a[i] + b[i];")]),
-    "halving_loop": ("reduction.cu", [
-        ("    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n        if (tid < s)",
-         "    for (unsigned s = blockDim.x >> 1; s >= 1; s /= 2) {\n        if (tid < s)")]),
-    "one_loop_copy": ("transpose.cu", [
-        ("            v[j] = in[(row + j * BLOCK_ROWS) * width + col];\n    for (int j = 0; "
-         "j < TILE / BLOCK_ROWS; j++)\n        if (col < width && row + j * BLOCK_ROWS < height)\n"
-         "            out[(row + j * BLOCK_ROWS) * width + col] = v[j];",
-         "            out[(row + j * BLOCK_ROWS) * width + col] = "
-         "in[(row + j * BLOCK_ROWS) * width + col];")]),
-}
+SOLUTIONS = {"vector_add.cu": "lab01-vector-add"}  # the solutions the faults start from
 
 
 def make_fixtures():
-    faults = dict(FAULTS)
-    for kind, table in (("wrong", WRONG), ("right", RIGHT)):
-        for name, (file, edits, *_) in table.items():
-            faults["class/%s_%s/%s" % (kind, name, file)] = edits
-    for name, lab in SOLUTIONS.items():
-        faults["class/right_solutions/%s/%s" % (lab, name)] = []
-    for path, edits in faults.items():
+    for path, edits in FAULTS.items():
         name = os.path.basename(path)
         with open(os.path.join(ROOT, "solutions", SOLUTIONS[name], name), encoding="utf-8") as f:
             text = f.read()
@@ -247,19 +77,6 @@ def make_fixtures():
         os.makedirs(os.path.dirname(os.path.join(FIXTURES, path)), exist_ok=True)
         with open(os.path.join(FIXTURES, path), "w", encoding="utf-8") as f:
             f.write(text)
-sys.path.insert(0, os.path.join(ROOT, "common", "grade"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.dont_write_bytecode = True  # no __pycache__ left in common/grade/ or here
-import grade  # noqa: E402  (the module under test, found through the path above)
-from attacks import Attacks  # noqa: E402,F401  (cheating submissions: unittest finds it here)
-from attacks_wall import SwapAfterCheck, WallFallback, WallJailed  # noqa: E402,F401  (wall v3)
-from faults import HostFaults  # noqa: E402,F401  (a fault of the machine is nobody's grade)
-from parts_groups import GroupParts  # noqa: E402,F401  (the group runner's parts)
-
-BACKEND = "cpu"
-MAKE_VARS = []  # on a GPU: --make-var ARCH=native, one architecture, not the fat binary
-KERNELS_RUN = True  # set in main: whether this machine can run kernels at all
-SKIP_WHY = "skipped: needs the CPU backend (common/cpu/cpu.mk)"
 
 
 def work_tests(*variants):
@@ -824,63 +641,6 @@ def line_of(path, mark):
     return text[:text.index(mark) + len(mark)].count("\n") + 1
 
 
-class WrongSubmissions(unittest.TestCase):
-    """A class of wrong and right submissions (WRONG, RIGHT, and the solutions) graded as
-    one `make grade CLASS=...` of lab00-lab02 and lab04-lab09, two at a time:
-    every wrong one loses points in the tests named for its variant and only there, with the
-    bug's line where a tool can see it; every right one scores full marks."""
-
-    @classmethod
-    def setUpClass(cls):
-        if not KERNELS_RUN or BACKEND != "cpu":
-            raise unittest.SkipTest("needs the CPU backend: its race checker and strict mode")
-        cls.out = tempfile.mkdtemp(prefix="test-grader-class-")
-        start = time.monotonic()
-        p = subprocess.run(["make", "--no-print-directory", "grade",
-                            "CLASS=" + os.path.join(FIXTURES, "class"), "LAB=00 01 02 04 05 06 07 08 09",
-                            "JOBS=2", "GRADE_OUT=" + cls.out, "BACKEND=" + BACKEND],
-                           cwd=ROOT, env=clean_env(), stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=3000)
-        cls.secs, cls.stdout = time.monotonic() - start, p.stdout
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.out, ignore_errors=True)
-
-    def results(self, student):
-        with open(os.path.join(self.out, student, "results.json"), encoding="utf-8") as f:
-            return json.load(f)
-
-    def test_wrong_ones_lose_where_named(self):
-        for name, (file, _, losers, mark) in WRONG.items():
-            with self.subTest(submission=name):
-                lab = "lab" + SOLUTIONS[file][3:5]
-                tests = [t for t in self.results("wrong_" + name)["tests"]
-                         if t["name"].startswith(lab) and t["max_score"] > 0]
-                lost = [t for t in tests if t["score"] < t["max_score"]]
-                names = [t["name"] for t in lost]
-                self.assertTrue([n for n in names if re.fullmatch(losers[0], n)],
-                                "%s: no test lost that matches %s" % (name, losers[0]))
-                stray = [n for n in names if not any(re.fullmatch(p, n) for p in losers)]
-                self.assertEqual(stray, [], "%s lost points in tests it should not" % name)
-                if mark:
-                    where = "%s:%d" % (file, line_of(os.path.join(
-                        FIXTURES, "class", "wrong_" + name, file), mark))
-                    self.assertTrue([t for t in lost if where in t["output"]],
-                                    "%s: no feedback names %s:\n%s" % (
-                                        name, where, lost[0]["output"] if lost else ""))
-
-    def test_right_ones_score_full_marks(self):
-        for name in ["right_" + n for n in RIGHT] + ["right_solutions"]:
-            with self.subTest(submission=name):
-                r = self.results(name)
-                graded = [t for t in r["tests"] if t["max_score"] > 0 and "not submitted"
-                          not in t["output"]]
-                self.assertGreater(len(graded), 0)
-                self.assertEqual([t["name"] for t in graded if t["score"] < t["max_score"]], [],
-                                 self.stdout[-3000:])
-
-
 class Hang(GradingBase):
     args = ("--student", os.path.join(FIXTURES, "hang"), "--test-timeout", "10", "--no-hidden")
 
@@ -1105,36 +865,12 @@ class Gradescope(unittest.TestCase):
             shutil.rmtree(ag, ignore_errors=True)
 
 
-def write_class(where, names):
-    """The class of submissions, or the named ones, in where: a folder each."""
-    make_fixtures()
-    made = os.path.join(FIXTURES, "class")
-    folders = sorted(os.listdir(made)) if not names else \
-        ["wrong_" + n if n in WRONG else "right_" + n for n in names]
-    unknown = [f for f in folders if not os.path.isdir(os.path.join(made, f))]
-    if not unknown:
-        for f in folders:
-            shutil.copytree(os.path.join(made, f), os.path.join(where, f))
-    shutil.rmtree(FIXTURES, ignore_errors=True)
-    if unknown:
-        print("test-grader: no submission %s in WRONG or RIGHT" % ", ".join(unknown))
-        return 2
-    print("test-grader: %d submissions in %s" % (len(folders), where))
-    return 0
-
-
 def main():
     global BACKEND, KERNELS_RUN
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda"))
     ap.add_argument("-v", "--verbose", action="store_true")
-    ap.add_argument("--write-class", nargs="+", metavar=("DIR", "NAME"),
-                    help="write the class of submissions (WRONG and RIGHT by name, without "
-                    "their wrong_ or right_; all of them and the solutions when no NAME) into "
-                    "DIR, a folder each, to grade on any backend (make grade CLASS=DIR), and stop")
     args, rest = ap.parse_known_args()
-    if args.write_class:
-        return write_class(args.write_class[0], args.write_class[1:])
     BACKEND = args.backend
     if BACKEND == "cuda":
         MAKE_VARS[:] = ["--make-var", "ARCH=native"]
