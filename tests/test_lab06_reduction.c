@@ -14,17 +14,24 @@
 #include "reduction.h"
 #include "testkit.h"
 
-/* The sizes at the default block size. 2^24 + 1 runs on a GPU; on the CPU backend, where
- * every thread is a fiber, it runs only for the grid-stride variants (few threads) so that
- * the whole suite stays fast there. */
+/* The sizes at the default block size. 1000003 and 2^24 + 1 run on a GPU; on the CPU backend,
+ * where every thread is a fiber, only for the grid-stride variants (few threads) so that the
+ * whole suite stays fast there. */
 static const size_t sizes[] = {1, 2, 31, 33, 1u << 16, 1000003, (1u << 24) + 1};
+/* The total near INT_MAX: a million values on a GPU; on the CPU backend 2^17 + 3 larger ones,
+ * the same totals at an eighth of the threads. */
+#ifdef BACKEND_CPU
+enum { NEAR_N = (1 << 17) + 3, NEAR_MAX = 16000 };
+#else
+enum { NEAR_N = 1000003, NEAR_MAX = 2100 };
+#endif
 /* The sizes every block size runs on: below, at and above a warp, and a few blocks' worth. */
 static const size_t block_sizes_n[] = {1, 31, 33, 5003};
 
 static int skip_on_cpu_backend(enum reduce_variant v, size_t n)
 {
 #ifdef BACKEND_CPU
-    return n > 1000003 && !reduce_facts[v].grid_stride;
+    return n >= 1000003 && !reduce_facts[v].grid_stride;
 #else
     (void)v;
     (void)n;
@@ -80,12 +87,12 @@ static void sum_matches(int v)
         check_sum(v, x, n, REDUCE_THREADS);
         free(x);
     }
-    /* a total near the top of the int range: 1000003 values in 0..2100 sum to about
+    /* a total near the top of the int range: NEAR_N values in 0..NEAR_MAX sum to about
      * 1.05e9 on average and at most 2.1e9 < INT_MAX = 2147483647 */
-    if (testkit_max_size() >= 1000003) {
-        size_t n = 1000003;
+    if (testkit_max_size() >= NEAR_N) {
+        size_t n = NEAR_N;
         int *x = malloc(n * sizeof(int));
-        testkit_ints(x, n, 0, 2100);
+        testkit_ints(x, n, 0, NEAR_MAX);
         check_sum(v, x, n, REDUCE_THREADS);
         free(x);
     }
