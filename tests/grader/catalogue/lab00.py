@@ -7,6 +7,72 @@ WRONG = {
     # the lane from threadIdx.x alone: right in 1D blocks, wrong in 8 x 8 ones
     "lane_from_x": wrong([("    p.lane = p.thread % warpSize;",
                            "    p.lane = threadIdx.x % warpSize;")], ["place_2d", "place_3d"]),
+    # warp and lane swapped: the warp is the quotient by warpSize, the lane the remainder
+    "warp_lane_swapped": wrong([
+        ("    p.warp = p.thread / warpSize;\n    p.lane = p.thread % warpSize;",
+         "    p.warp = p.thread % warpSize;\n    p.lane = p.thread / warpSize;")],
+        ["place_1d", "place_2d", "place_3d"]),
+    # gridDim.x for blockDim.x in the global index: blocks overlap or leave gaps unless the
+    # grid and the block happen to be as long
+    "grid_dim_for_block_dim": wrong([
+        ("    write_place(out, blockIdx.x * blockDim.x + threadIdx.x);",
+         "    write_place(out, blockIdx.x * gridDim.x + threadIdx.x);")], ["place_1d"]),
+    # rows as wide as a block, not the grid: the blocks along x overwrite each other's rows
+    "row_width_of_block": wrong([("    write_place(out, y * (gridDim.x * blockDim.x) + x);",
+                                  "    write_place(out, y * blockDim.x + x);")], ["place_2d"]),
+    # x and y swapped (column-major): a thread writes its place where the transposed one goes
+    "swapped_index": wrong([("    write_place(out, y * (gridDim.x * blockDim.x) + x);",
+                             "    write_place(out, x * (gridDim.y * blockDim.y) + y);")],
+                           ["place_2d"]),
+    # blockDim.x for blockDim.y in the row (copy-paste): right only in square blocks
+    "row_from_block_x": wrong([
+        ("    unsigned y = blockIdx.y * blockDim.y + threadIdx.y;\n    write_place(out, y *",
+         "    unsigned y = blockIdx.y * blockDim.x + threadIdx.y;\n    write_place(out, y *")],
+        ["place_2d"]),
+    # the parentheses forgotten: z * height + y * width + x is not (z * height + y) * width + x
+    "precedence_3d": wrong([("    write_place(out, (z * height + y) * width + x);",
+                             "    write_place(out, z * height + y * width + x);")], ["place_3d"]),
+    # places numbered block by block (a unique id, but not the grid's rows the handout asks)
+    "block_major": wrong([("    write_place(out, y * (gridDim.x * blockDim.x) + x);",
+                           "    write_place(out, block_in_grid() * (blockDim.x * blockDim.y) + "
+                           "thread_in_block());")], ["place_2d"]),
+    # the 2D case launches place_1d (copy-paste): only the first row of every block is right
+    "wrong_kernel_2d": wrong([
+        ("    case HELLO_PLACE_2D:\n        place_2d<<<grid, block>>>(out);",
+         "    case HELLO_PLACE_2D:\n        place_1d<<<grid, block>>>(out);")], ["place_2d"]),
+    # grid and block swapped in the launch: every place's block, thread and warp wrong, and a
+    # 1025-thread block launches as 1025 blocks instead of being refused
+    "launch_swapped": wrong([("        place_1d<<<grid, block>>>(out);",
+                              "        place_1d<<<block, grid>>>(out);")],
+                            ["place_1d", "refused_shapes.place_1d"]),
+    # the launch not checked: a refused shape reports LAB_OK, and its error is left for the next
+    "launch_unchecked": wrong([("        break;\n    }\n    CUDA_TRY_LAUNCH();\n",
+                                "        break;\n    }\n")], ["refused_shapes.*"]),
+    # hello_print's launch not checked: a block z of 65 runs nothing and reports LAB_OK
+    "print_unchecked": wrong([("    say_hello<<<grid, block>>>();\n    CUDA_TRY_LAUNCH();\n",
+                               "    say_hello<<<grid, block>>>();\n")], ["hello_prints"]),
 }
 
-RIGHT = {}
+RIGHT = {
+    # warp and lane with shifts and masks: the same as / and % by warpSize, which is 32
+    "shift_and_mask": right([
+        ("    p.warp = p.thread / warpSize;\n    p.lane = p.thread % warpSize;",
+         "    p.warp = p.thread >> 5;\n    p.lane = p.thread & 31;")],
+        ["place_1d", "place_2d", "place_3d"]),
+    # the 3D index multiplied out: z * height * width + y * width + x is the same number
+    "expanded_3d": right([("    write_place(out, (z * height + y) * width + x);",
+                           "    write_place(out, z * height * width + y * width + x);")],
+                         ["place_3d"]),
+    # place_3d for every variant: with y and z of 1 it is place_1d and place_2d
+    "one_kernel": right([
+        ("        place_1d<<<grid, block>>>(out);", "        place_3d<<<grid, block>>>(out);"),
+        ("        place_2d<<<grid, block>>>(out);", "        place_3d<<<grid, block>>>(out);")],
+        ["place_1d", "place_2d", "place_3d"]),
+    # the launch checked by hand: cudaGetLastError read and reported, as CUDA_TRY_LAUNCH does
+    "manual_check": right([
+        ("    say_hello<<<grid, block>>>();\n    CUDA_TRY_LAUNCH();\n",
+         "    say_hello<<<grid, block>>>();\n    cudaError_t err = cudaGetLastError();\n"
+         "    if (err != cudaSuccess)\n"
+         "        return cuda_report(err, \"say_hello\", __FILE__, __LINE__);\n")],
+        ["hello_prints"]),
+}
