@@ -83,6 +83,7 @@ def grade(entry, args, scratch):
            "--tests"] + catalogue.patterns(entry.tests)
     if entry.kind == "wrong" and not entry.race:
         cmd.append("--no-racecheck")
+    cmd += ["--test-timeout", str(args.test_timeout), "--lab-timeout", str(args.lab_timeout)]
     for v in args.make_var:
         cmd += ["--make-var", v]
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
@@ -106,16 +107,22 @@ def big(entry, args):
 
 
 def run_all(todo, args, scratch, report):
-    """Grades todo, args.jobs at a time (the big ones alone), calling report as each ends."""
+    """Grades todo, args.jobs at a time, the big ones one at a time beside them, calling
+    report as each ends."""
     lock = threading.Lock()
+
+    def one(entry):
+        got = grade(entry, args, scratch)
+        with lock:
+            report(*got)
+
+    bigs = [e for e in todo if big(e, args)]
+    alone = threading.Thread(target=lambda: [one(e) for e in bigs])
+    alone.start()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        small = [pool.submit(grade, e, args, scratch) for e in todo if not big(e, args)]
-        for f in concurrent.futures.as_completed(small):
-            with lock:
-                report(*f.result())
-    for e in todo:
-        if big(e, args):
-            report(*grade(e, args, scratch))
+        for f in [pool.submit(one, e) for e in todo if not big(e, args)]:
+            f.result()
+    alone.join()
 
 
 def main():
@@ -125,11 +132,17 @@ def main():
     ap.add_argument("--only", nargs="+", metavar="NAME", help="only these entries")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--make-var", action="append", default=[], metavar="VAR=VALUE")
+    ap.add_argument("--test-timeout", type=int, help="grade.py's (default: 60 s, 30 on a GPU: "
+                    "a wrong one that hangs must not cost minutes)")
+    ap.add_argument("--lab-timeout", type=int, help="grade.py's (default: 300 s, 150 on a GPU)")
     ap.add_argument("--write", metavar="DIR", help="write the entries into DIR, a folder each "
                     "(to grade them with make grade CLASS=DIR on any machine), and stop")
     args = ap.parse_args()
     if args.backend == "cuda" and not [v for v in args.make_var if v.startswith("ARCH=")]:
         args.make_var.append("ARCH=native")  # one architecture, not the fat binary
+    gpu = args.backend == "cuda"
+    args.test_timeout = args.test_timeout or (30 if gpu else 60)
+    args.lab_timeout = args.lab_timeout or (150 if gpu else 300)
     labs = [l[-2:] for l in args.lab] if args.lab else None
     todo = [e for e in catalogue.entries(labs) if not args.only or e.name in args.only]
     if not todo:
