@@ -9,6 +9,82 @@ WRONG = {
         ("        for (int px = win.x0; px <= win.x1; px++)\n            atomicMin(",
          "        for (int px = win.x0; px < win.x1; px++)\n            atomicMin(")],
         ["scatter_atomic_min"]),
+    # no __syncwarp between the row's two sweeps: the right sweep's lanes read g where other
+    # lanes of the warp wrote it in the left sweep (a ballot between orders no memory)
+    "missing_syncwarp": wrong([("    }\n    __syncwarp();\n    for (int ce", "    }\n    for (int ce")],
+                              ["exact_separable", "exact_profile"], race=True,
+                              line="gy[x] = (unsigned short)min((int)gy[x], right - x);"),
+    # the lanes past the band leave the loop before the ballot, whose mask names the whole warp
+    # (undefined: here the ballot meets the leavers' __syncwarp and counts their votes)
+    "ballot_in_branch": wrong([
+        ("        int x = cx + lane, left;\n        unsigned b = __ballot_sync(~0u, x < x1 && m[x])",
+         "        int x = cx + lane, left;\n        if (x >= x1)\n            break;\n"
+         "        unsigned b = __ballot_sync(~0u, m[x])")],
+        ["exact_separable"]),
+    # the left sweep walks whole warps only: the band's last partial warp of g never written
+    "rows_tail_dropped": wrong([("cx < x1; cx += 32)", "cx + 32 <= x1; cx += 32)")],
+                               ["exact_separable"]),
+    # the left sweep starts at the band, not D - 1 before it: white pixels in the band to the
+    # left are never seen
+    "band_no_halo": wrong([("    for (int cx = max(x0 - dmax + 1, 0); cx < x1; cx += 32) {",
+                            "    for (int cx = x0; cx < x1; cx += 32) {")],
+                          ["long_lines.exact_separable"]),
+    # the profile's index a (LUT - 1) / D^2 in 32 bits: past a = 2^32 / 4095 it wraps
+    "profile_overflow": wrong([
+        ("    i = (unsigned)((unsigned long long)a * (DISTANCE_LUT - 1) /\n"
+         "                   ((unsigned long long)dmax * (unsigned long long)dmax));",
+         "    i = a * (DISTANCE_LUT - 1) / (dmax * dmax);")],
+        ["far_distances.exact_profile"]),
+    # the check before the atomic finished by a plain store: two threads lowering one pixel race
+    # (and the larger value may land last)
+    "plain_store": wrong([("    if (d < *o)\n        atomicMin(o, d);", "    if (d < *o)\n        *o = d;")],
+                         ["scatter_distance_check"], race=True, line="        *o = d;"),
+    # out indexed column by row (px w + py): the window written across the diagonal, and past
+    # out's end where w > h (AddressSanitizer names the call)
+    "swapped_index": wrong([("            lower_to(&out[(size_t)py * w + px],",
+                             "            lower_to(&out[(size_t)px * w + py],")],
+                           ["scatter_distance_check"],
+                           line="            lower_to(&out[(size_t)px * w + py],"),
+    # the window's rows stepped by blockDim.x (32), not blockDim.y (8): rows 8 to 31 skipped
+    "wrong_stride": wrong([("py <= win.y1; py += (int)blockDim.y)",
+                           "py <= win.y1; py += (int)blockDim.x)")], ["scatter_block_spread"]),
+    # the ring's side columns stop one row short of the bottom row: pixels at (x +- r, y + r - 1)
+    # never seen
+    "ring_side_short": wrong([("            for (int py = y0; py <= y1; py++)",
+                               "            for (int py = y0; py < y1; py++)")],
+                             ["gather_rings"]),
+    # a white right neighbour taken to cut the window's left half (x0, not x1, set to x)
+    "shrunk_wrong_side": wrong([("    if (white_or_outside(mask, w, h, x + 1, y))\n        win.x1 = x;",
+                                 "    if (white_or_outside(mask, w, h, x + 1, y))\n        win.x0 = x;")],
+                               ["scatter_shrunk_window"]),
 }
 
-RIGHT = {}
+RIGHT = {
+    # the block's threads share out the window as one flat range of its pixels
+    "spread_flat": right([
+        ("    for (int py = win.y0 + (int)threadIdx.y; py <= win.y1; py += (int)blockDim.y)\n"
+         "        for (int px = win.x0 + (int)threadIdx.x; px <= win.x1; px += (int)blockDim.x)\n"
+         "            atomicMin(&out[(size_t)py * w + px], squared(px - x, py - y));",
+         "    int ww = win.x1 - win.x0 + 1, pixels = ww * (win.y1 - win.y0 + 1);\n"
+         "    for (int i = (int)(threadIdx.y * blockDim.x + threadIdx.x); i < pixels;\n"
+         "         i += (int)(blockDim.x * blockDim.y)) {\n"
+         "        int px = win.x0 + i % ww, py = win.y0 + i / ww;\n"
+         "        atomicMin(&out[(size_t)py * w + px], squared(px - x, py - y));\n    }")],
+        ["scatter_block_spread"]),
+    # ring 0 (the pixel itself) as an early return; the rows' loop then steps by 2 r alone
+    "ring_zero_apart": right([
+        ("    for (int py = y - r; py <= y + r; py += r > 0 ? 2 * r : 1)\n",
+         "    if (r == 0) /* the pixel itself */\n"
+         "        return mask[(size_t)y * w + x] ? 0u : best;\n"
+         "    for (int py = y - r; py <= y + r; py += 2 * r)\n")],
+        ["gather_rings"]),
+    # the window walked by offsets from the pixel, clipped to the image first
+    "window_by_offsets": right([
+        ("    for (int py = win.y0; py <= win.y1; py++)\n"
+         "        for (int px = win.x0; px <= win.x1; px++)\n"
+         "            atomicMin(&out[(size_t)py * w + px], squared(px - x, py - y));",
+         "    for (int dy = win.y0 - y; dy <= win.y1 - y; dy++)\n"
+         "        for (int dx = win.x0 - x; dx <= win.x1 - x; dx++)\n"
+         "            atomicMin(&out[(size_t)(y + dy) * w + x + dx], squared(dx, dy));")],
+        ["scatter_atomic_min"]),
+}
