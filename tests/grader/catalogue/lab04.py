@@ -21,6 +21,56 @@ WRONG = {
         ("    for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x)",
          "    for (unsigned k = threadIdx.x; k + 1 < gridDim.x; k += blockDim.x)")],
         ["shuffle_vec4", "double_acc"]),
+    # no barrier between the products' stores and the tree: it reads slots not yet written
+    "missing_barrier": wrong([("    __syncthreads();\n    for (unsigned s = blockDim.x / 2;",
+                               "    for (unsigned s = blockDim.x / 2;")],
+                             ["host_finish", "two_kernels", "atomic_add", "last_block"]),
+    # the block's sum stored at partials[threadIdx.x] (thread 0's: always partials[0])
+    "swapped_index": wrong([("        partials[blockIdx.x] = sum;", "        partials[threadIdx.x] = sum;")],
+                           ["host_finish", "two_kernels"]),
+    # a bounds check one too far: a read past the end of a and b (AddressSanitizer names it)
+    "past_the_end": wrong([("    if (i < n)\n        p = a[i] * b[i];",
+                            "    if (i <= n)\n        p = a[i] * b[i];")],
+                          ["host_finish", "atomic_add"],
+                          line="    if (i <= n)\n        p = a[i] * b[i];"),
+    # the float4s' loop forgets the last n % 4 floats
+    "tail_dropped": wrong([
+        ("    if (blockIdx.x == 0 && threadIdx.x < n % 4) {\n        size_t j = 4 * n4 + threadIdx.x;\n"
+         "        sum += (T)((const float *)a)[j] * ((const float *)b)[j];\n    }\n", "")],
+        ["shuffle_vec4", "double_acc"]),
+    # a grid-stride loop that steps by the block: every block adds the rest of the vectors too
+    "wrong_stride": wrong([("    size_t n4 = n / 4, stride = (size_t)blockDim.x * gridDim.x;",
+                            "    size_t n4 = n / 4, stride = blockDim.x;")],
+                          ["shuffle_vec4", "double_acc"]),
+    # the last block done without the writer's fence: its sum may not be visible when the
+    # count says it is (right here; the race checker sees the read of the unpublished sum)
+    "missing_fence": wrong([("        *partial = sum;\n        __threadfence();\n",
+                             "        *partial = sum;\n")],
+                           ["last_block"], race=True, line="        *partial = sum;"),
+    # shuffles up instead of down: the warp's sum ends in lane 31, lane 0 keeps its own value
+    "shuffle_up": wrong([("        x += __shfl_down_sync(0xffffffffu, x, offset);",
+                          "        x += __shfl_up_sync(0xffffffffu, x, offset);")],
+                        ["shuffle_vec4", "double_acc"]),
+    # warp 0's lanes past the warps' count skip the full-mask shuffles instead of adding 0 (a
+    # deadlock here, named at the shuffle that waits for them)
+    "shuffle_mask": wrong([
+        ("    if (warp == 0)\n        x = warp_sum(lane < blockDim.x / WARP ? warp_sums[lane] : (T)0);",
+         "    if (warp == 0 && lane < blockDim.x / WARP)\n        x = warp_sum(warp_sums[lane]);")],
+        ["shuffle_vec4", "double_acc"], line="        x += __shfl_down_sync(0xffffffffu, x, offset);"),
 }
 
-RIGHT = {}
+RIGHT = {
+    # interleaved addressing: strides 1, 2, 4, ..., the sum of each pair in its left slot
+    "interleaved_tree": right([
+        ("    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {\n        if (threadIdx.x < s)\n",
+         "    for (unsigned s = 1; s < blockDim.x; s *= 2) {\n        if (threadIdx.x % (2 * s) == 0)\n")],
+        ["host_finish", "two_kernels", "atomic_add", "last_block"]),
+    # a butterfly: __shfl_xor_sync leaves the warp's sum in every lane, lane 0 included
+    "shuffle_xor": right([("        x += __shfl_down_sync(0xffffffffu, x, offset);",
+                           "        x += __shfl_xor_sync(0xffffffffu, x, offset);")],
+                         ["shuffle_vec4", "double_acc"]),
+    # warp_sums sized to the block's warps, not a warp's lanes (warp 0 reads only those)
+    "warp_sums_per_warp": right([("    __shared__ float warp_sums[WARP];",
+                                  "    __shared__ float warp_sums[DOT_THREADS / WARP];")],
+                                ["shuffle_vec4"]),
+}
