@@ -95,6 +95,7 @@ def gpu_owners(device_line):
 
 
 GPU = GpuTurns()
+TRACE = os.environ.get("GRADE_TRACE") == "1"  # a line per pair on stderr
 
 
 class Stopped(Exception):
@@ -248,7 +249,11 @@ def pair(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, alone=Fals
     turn = contextlib.nullcontext() if worker.backend != "cuda" else (
         GPU.exclusive() if alone else GPU.shared(ctx.tree))
     with turn:
-        return pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch)
+        run = pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch)
+    if TRACE:  # where the time goes (common/grade/README.md)
+        print("trace: %s %d tests %.1f s" % (tag, len(judge_argv) - 1, run["secs"]),
+              file=sys.stderr, flush=True)
+    return run
 
 
 def wait_watching(jp, timeout, progress_path, watch, usage):
