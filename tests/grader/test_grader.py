@@ -77,6 +77,19 @@ def make_fixtures():
         os.makedirs(os.path.dirname(os.path.join(FIXTURES, path)), exist_ok=True)
         with open(os.path.join(FIXTURES, path), "w", encoding="utf-8") as f:
             f.write(text)
+sys.path.insert(0, os.path.join(ROOT, "common", "grade"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ left in common/grade/ or here
+import grade  # noqa: E402  (the module under test, found through the path above)
+from attacks import Attacks  # noqa: E402,F401  (cheating submissions: unittest finds it here)
+from attacks_wall import SwapAfterCheck, WallFallback, WallJailed  # noqa: E402,F401  (wall v3)
+from faults import HostFaults  # noqa: E402,F401  (a fault of the machine is nobody's grade)
+from parts_groups import GroupParts  # noqa: E402,F401  (the group runner's parts)
+
+BACKEND = "cpu"
+MAKE_VARS = []  # on a GPU: --make-var ARCH=native, one architecture, not the fat binary
+KERNELS_RUN = True  # set in main: whether this machine can run kernels at all
+SKIP_WHY = "skipped: needs the CPU backend (common/cpu/cpu.mk)"
 
 
 def work_tests(*variants):
