@@ -164,6 +164,8 @@ def main():
     def report(entry, why, secs):
         done[entry.lab].append((entry, why))
         if why:
+            print("  lab%s %s %s: %s" % (entry.lab, entry.kind, entry.name, why.splitlines()[0]),
+                  flush=True)
             failures.append("lab%s %s %s (%.0f s): %s" % (entry.lab, entry.kind, entry.name,
                                                            secs, why))
         left[entry.lab] -= 1
