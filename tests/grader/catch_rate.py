@@ -55,9 +55,10 @@ def judge(entry, results, text, args):
     """None when the grade is what the entry wants, else why not. The bug's line is asked of
     the CPU backend's feedback only: on a GPU a test the GPU fails is not run again under the
     race checker, whose report names the line."""
-    tests = [t for t in results["tests"] if t["max_score"] > 0]
+    tests = [t for t in results.get("tests", []) if t["max_score"] > 0]
     if not tests:
-        return "no test graded: %s match none of lab%s's tests" % (entry.tests, entry.lab)
+        return "no test graded (%s match none of lab%s's tests?):\n%s" % (
+            entry.tests, entry.lab, results.get("output", ""))
     lost = [t for t in tests if t["score"] < t["max_score"]]
     if entry.kind == "right":
         if lost:
@@ -157,6 +158,11 @@ def main():
         return 0
     scratch = tempfile.mkdtemp(prefix="catch-rate-")
     start = time.monotonic()
+    for extra in ([], ["RACECHECK=1"]):
+        # the CPU backend's runtimes, which every grading copies: built once here, not by
+        # many gradings at once in the same folder
+        subprocess.run(["make", "--no-print-directory", "-s", "BACKEND=cpu", "cpu-runtime"] +
+                       extra, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
     print("catch-rate: %d submissions of %d labs, %d at a time, backend %s" % (
         len(todo), len({e.lab for e in todo}), args.jobs, args.backend), flush=True)
     left = collections.Counter(e.lab for e in todo)
