@@ -636,7 +636,9 @@ class Crash(GradingBase):
         self.assert_only_these_lose({"lab01 grid_2d", "lab01 grid_stride_float4",
                                      "lab01 hidden/writes_exactly_n.grid_2d",
                                      "lab01 hidden/writes_exactly_n.grid_stride_float4",
-                                     "lab01 hidden/float4_tails", "lab01 hidden/grid_2d_many_rows"}
+                                     "lab01 hidden/float4_tails", "lab01 hidden/grid_2d_many_rows",
+                                     "lab01 hidden/past_2_32.grid_2d",
+                                     "lab01 hidden/past_2_32.grid_stride_float4"}
                                     | work_tests("grid_2d", "grid_stride_float4"), "crashed")
 
     def test_signals_named_with_the_line(self):
