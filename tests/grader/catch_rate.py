@@ -156,13 +156,16 @@ def main():
             write_entry(e, args.write)
         print("catch-rate: %d submissions written into %s" % (len(todo), args.write))
         return 0
-    scratch = tempfile.mkdtemp(prefix="catch-rate-")
     start = time.monotonic()
     for extra in ([], ["RACECHECK=1"]):
         # the CPU backend's runtimes, which every grading copies: built once here, not by
         # many gradings at once in the same folder
-        subprocess.run(["make", "--no-print-directory", "-s", "BACKEND=cpu", "cpu-runtime"] +
-                       extra, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
+        if subprocess.run(["make", "--no-print-directory", "-s", "BACKEND=cpu", "cpu-runtime"] +
+                          extra, cwd=ROOT, stdout=subprocess.DEVNULL).returncode:
+            print("catch-rate: the CPU backend's runtime does not build (make BACKEND=cpu "
+                  "cpu-runtime says why)")
+            return 2
+    scratch = tempfile.mkdtemp(prefix="catch-rate-")
     print("catch-rate: %d submissions of %d labs, %d at a time, backend %s" % (
         len(todo), len({e.lab for e in todo}), args.jobs, args.backend), flush=True)
     left = collections.Counter(e.lab for e in todo)
@@ -187,7 +190,7 @@ def main():
     for f in failures:
         print("\n" + f)
     print("catch-rate: %s (%.0f s)" % ("all caught, all accepted" if not failures else
-                                       "%d of %d wrong" % (len(failures), len(todo)),
+                                       "%d of %d judged wrongly" % (len(failures), len(todo)),
                                        time.monotonic() - start))
     return 1 if failures else 0
 
