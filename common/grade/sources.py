@@ -14,6 +14,19 @@ import stat
 RUNTIME_BUILDS = ("runtime", "runtime-asan", "runtime-tsan", "cucc-rewrite")
 
 
+
+def read_up_to(fd, limit):
+    """At most limit bytes from fd, from where it stands: a file that grows while it is read
+    costs no more."""
+    chunks, left = [], limit
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
 def find_labs(root):
     """{"01": "lab01-vector-add", ...}: the labs of this tree that have tests."""
     labs = {}
@@ -193,14 +206,7 @@ def stage_file(dir_fd, name):
             return None, "is not a regular file"
         if st.st_size > STAGE_FILE_LIMIT:
             return None, "is larger than %d KiB" % (STAGE_FILE_LIMIT >> 10)
-        chunks, left = [], STAGE_FILE_LIMIT + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        data = b"".join(chunks)
+        data = read_up_to(fd, STAGE_FILE_LIMIT + 1)
         if len(data) > STAGE_FILE_LIMIT:
             return None, "is larger than %d KiB" % (STAGE_FILE_LIMIT >> 10)
         return data, ""
