@@ -9,8 +9,8 @@
 int gpu_info_format(const struct gpu_info *i, char *buf, size_t size)
 {
     int n = snprintf(buf, size, GPU_INFO_NUMBERS "%s", i->cc_major, i->cc_minor, i->sms,
-                     i->l2_bytes, i->global_bytes, i->mem_clock_khz, i->bus_width_bits,
-                     i->peak_gbs, i->smem_per_block, i->smem_per_sm, i->regs_per_sm, i->warp_size,
+                     i->l2_bytes, i->global_bytes, i->mem_clock_khz, i->bus_width_bits, i->peak_gbs,
+                     i->smem_per_block, i->smem_per_sm, i->regs_per_sm, i->warp_size,
                      i->max_threads_per_sm, i->sm_clock_khz, i->fp32_lanes, i->peak_gflops,
                      i->nominal, i->name);
     return n < 0 || (size_t)n >= size ? -1 : 0;

@@ -17,7 +17,7 @@ check-tables: $(BUILD)/.need-python3
 
 # One .clang-format for C, CUDA and C++; the generated skeletons follow their solutions.
 FORMATTED := $(filter-out $(EXERCISES), \
-  $(wildcard common/*.[ch] common/*.cu common/cpu/*.cpp common/cpu/*.h common/cpu/*.cu common/cpu/include/*.h \
+  $(wildcard common/*.[ch] common/*.cu common/judge/*.[ch] common/judge/*.cu common/cpu/*.cpp common/cpu/*.h common/cpu/*.cu common/cpu/include/*.h \
              common/cpu/include/*/*.h \
              labs/*/*.[ch] labs/*/*.cu tests/*.c tests/*.cu tests/*.cuh tests/hidden/*.c)) \
   $(SOLUTION_FILES)
