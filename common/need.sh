@@ -15,6 +15,7 @@ there() {
         "${check#c:}" | ${CC:-gcc} -E -x c - ;;
     c++:*) printf '#include <%s>\n' "${check#c++:}" | ${CXX:-g++} -E -x c++ - ;;
     tex:*) kpsewhich "${check#tex:}" ;;
+    race:*) "$here/cpu/${check#race:}" ;;
     esac
 } >/dev/null 2>&1
 

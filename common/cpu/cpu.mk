@@ -21,6 +21,7 @@ ifeq ($(RACECHECK),1)
 CUCC = $(CPU_DIR)/cucc --racecheck
 CPU_RUNTIME = $(BUILD)/cpu/runtime-tsan
 CPU_CFLAGS = -fsanitize=thread
+CPU_CC = gcc$(TSAN_GCC)
 else ifeq ($(SANITIZE),1)
 CUCC = $(CPU_DIR)/cucc --sanitize
 CPU_RUNTIME = $(BUILD)/cpu/runtime-asan
@@ -30,6 +31,10 @@ CUCC = $(CPU_DIR)/cucc
 CPU_RUNTIME = $(BUILD)/cpu/runtime
 CPU_CFLAGS =
 endif
+CPU_CC ?= gcc
+# The gcc of the race checker's build: its ThreadSanitizer must keep a block's threads apart
+# (tsan-gcc says why; empty where gcc's own does, -12 where gcc-12's does)
+TSAN_GCC = $(shell $(CPU_DIR)/tsan-gcc)
 CUCC_DEPS = $(CPU_RUNTIME)/libcudacpu.a $(BUILD)/cpu/cucc-rewrite
 CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h $(CPU_DIR)/include/*/*.h)
 
@@ -38,13 +43,14 @@ CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h $(CPU_DIR)/include/*/*.h)
 RUNTIME_FLAGS_runtime =
 RUNTIME_FLAGS_runtime-asan = $(CPU_SANFLAGS)
 RUNTIME_FLAGS_runtime-tsan = -DCUDA_CPU_RACECHECK
+RUNTIME_CXX_runtime-tsan = g++$(TSAN_GCC)
 # racecheck.cpp is the race checker's part (empty in the other flavours); window.cpp what
 # tests past 2^32 elements need (CUDA_CPU_WINDOW, sparse memory).
 CPU_RUNTIME_SRCS = $(CPU_DIR)/runtime.cpp $(CPU_DIR)/racecheck.cpp $(CPU_DIR)/window.cpp
 $(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_DIR)/window.h $(CPU_HEADERS)
 	@mkdir -p $(@D)
 	$(Q)for f in $(CPU_RUNTIME_SRCS); do \
-	  g++ -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $$f \
+	  $(or $(RUNTIME_CXX_$*),g++) -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $$f \
 	    -o $(@D)/$$(basename $$f .cpp).o || exit 1; done
 	$(Q)rm -f $@ && ar rcs $@ $(patsubst $(CPU_DIR)/%.cpp,$(@D)/%.o,$(CPU_RUNTIME_SRCS))
 
@@ -74,7 +80,7 @@ $(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu tests/test_cpu_back
 	$(Q)$(CPU_TEST_CU) -c $< -o $@
 $(CPU_TEST_DIR)/test.o: tests/test_cpu_backend.c
 	@mkdir -p $(@D)
-	$(Q)gcc -std=c11 -O2 -g -Wall -Wextra $(CPU_TEST_CFLAGS) -c $< -o $@
+	$(Q)$(CPU_CC) -std=c11 -O2 -g -Wall -Wextra $(CPU_TEST_CFLAGS) -c $< -o $@
 $(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
 	$(Q)$(CPU_TEST_LD) -o $@ $^ -lcmocka
 

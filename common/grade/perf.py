@@ -109,20 +109,3 @@ def read_bench(text):
         if row.get("series") == "main" and row.get("variant"):
             rows[row["variant"]] = row
     return rows
-
-
-# ---------------------------------------------------------------- reports
-
-
-
-
-
-
-
-
-
-
-
-
-
-# ---------------------------------------------------------------- main

@@ -104,15 +104,22 @@ def prepare_judges(args, labs, where):
         raise GraderFault("BACKEND=cuda, but no CUDA device answers on this machine: grade "
                           "with BACKEND=cpu, or on a machine with a GPU")
     if racechecked(args):
-        said = host_program(args, where, no_aslr(True) + [os.path.join(tree, canary)], "canary",
-                            "cpu", whole=True)
-        if "race in kernel race_canary_lost_update" not in said:
-            raise GraderFault("the race checker does not work on this machine: its canary, a "
-                              "known race (common/judge/race_canary.cu), was not reported, so "
-                              "races would pass unseen; nothing was graded. It needs g++'s "
-                              "ThreadSanitizer (libtsan) with fibers. It said:\n" +
-                              clip(said, 1500))
+        check_canary(args, where, os.path.join(tree, canary))
     return tree, devices
+
+
+def check_canary(args, where, canary):
+    """Runs each race of the canary (common/judge/race_canary.cu) and stops the grading with
+    a GraderFault unless the race checker reports it: a checker blind to it would pass races."""
+    for case in ("lost_update", "unfenced_handoff"):
+        said = host_program(args, where, no_aslr(True) + [canary, case], "canary-" + case,
+                            "cpu", whole=True)
+        if "race in kernel race_canary_" + case not in said:
+            raise GraderFault("the race checker does not work on this machine: its canary, a "
+                              "known race (race_canary_%s in common/judge/race_canary.cu), was "
+                              "not reported, so races would pass unseen; nothing was graded. It "
+                              "needs gcc 12's ThreadSanitizer or an older one, with fibers "
+                              "(common/cpu/tsan-gcc). It said:\n%s" % (case, clip(said, 1500)))
 
 
 def host_program(args, where, cmd, tag, backend, whole=False):

@@ -6,7 +6,8 @@
 # tests/points/labNN.txt: grade/results.json (Gradescope's format), grade/labNN.xml (JUnit)
 # and a table on stdout. CLASS: every folder of dir is a submission, graded into
 # GRADE_OUT/NAME/, with GRADE_OUT/class.csv, JOBS of them at a time (default: one per core;
-# on a GPU one, since the device is what they would share).
+# on a GPU their GPU tests take turns, a few submissions at a time within its memory, and a
+# bench has the device alone).
 # On the CPU backend the builds use ASan + UBSan (SANITIZE=0: not) and the tests the
 # backend's strict mode; each test that passes runs again under the race checker.
 # The verdicts come from judges that never link the student's code; as root, the student's
@@ -24,7 +25,7 @@ GRADE_FLAGS = --backend $(BACKEND) --out "$(GRADE_OUT)" $(if $(STUDENT),--studen
 .PHONY: grade dist test-grader
 # As root the grader jails the student's code with bubblewrap (common/grade/sandbox.py);
 # without root there is no wall to build, and it needs nothing more.
-grade: $(BUILD)/.need-cmocka $(BUILD)/.need-python3 $(if $(filter 0,$(shell id -u)),$(BUILD)/.need-bubblewrap)
+grade: $(BUILD)/.need-cmocka $(BUILD)/.need-python3 $(BUILD)/.need-racecheck-gcc $(if $(filter 0,$(shell id -u)),$(BUILD)/.need-bubblewrap)
 	@python3 common/grade/grade.py $(GRADE_FLAGS)
 dist: $(BUILD)/.need-python3
 	@python3 common/grade/dist.py $(if $(LAB),--lab $(LAB))
