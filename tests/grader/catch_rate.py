@@ -145,7 +145,7 @@ def main():
         args.make_var.append("ARCH=native")  # one architecture, not the fat binary
     gpu = args.backend == "cuda"
     args.test_timeout = args.test_timeout or (30 if gpu else 60)
-    args.lab_timeout = args.lab_timeout or (150 if gpu else 300)
+    args.lab_timeout = args.lab_timeout or 300
     labs = [l[-2:] for l in args.lab] if args.lab else None
     todo = [e for e in catalogue.entries(labs) if not args.only or e.name in args.only]
     if not todo:
