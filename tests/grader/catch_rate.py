@@ -135,17 +135,15 @@ def main():
     ap.add_argument("--only", nargs="+", metavar="NAME", help="only these entries")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--make-var", action="append", default=[], metavar="VAR=VALUE")
-    ap.add_argument("--test-timeout", type=int, help="grade.py's (default: 60 s, 30 on a GPU: "
-                    "a wrong one that hangs must not cost minutes)")
-    ap.add_argument("--lab-timeout", type=int, help="grade.py's (default: 300 s, 150 on a GPU)")
+    ap.add_argument("--test-timeout", type=int, default=60, help="grade.py's (default: 60 s: a "
+                    "wrong one that hangs must not cost minutes, and on a GPU the race checker's "
+                    "run of lab08's hidden tests took past 30 s beside 13 other gradings)")
+    ap.add_argument("--lab-timeout", type=int, default=300, help="grade.py's (default: 300 s)")
     ap.add_argument("--write", metavar="DIR", help="write the entries into DIR, a folder each "
                     "(to grade them with make grade CLASS=DIR on any machine), and stop")
     args = ap.parse_args()
     if args.backend == "cuda" and not [v for v in args.make_var if v.startswith("ARCH=")]:
         args.make_var.append("ARCH=native")  # one architecture, not the fat binary
-    gpu = args.backend == "cuda"
-    args.test_timeout = args.test_timeout or (30 if gpu else 60)
-    args.lab_timeout = args.lab_timeout or 300
     labs = [l[-2:] for l in args.lab] if args.lab else None
     todo = [e for e in catalogue.entries(labs) if not args.only or e.name in args.only]
     if not todo:

@@ -69,6 +69,19 @@ class HostFaults(unittest.TestCase):
             write(canary, text)
         self.assert_no_score(rc, results, stdout, "the race checker does not work")
 
+    def test_a_race_checker_that_confuses_threads(self):
+        """The canary's race between blocks of 1024 threads taken away (the writer's fence):
+        as a ThreadSanitizer that keeps 256 threads apart misses it, the grading stops."""
+        canary = os.path.join(self.root, "common", "judge", "race_canary.cu")
+        text = read(canary)
+        write(canary, text.replace("/* the write of the race */", "__threadfence();"))
+        try:
+            env = {k: v for k, v in os.environ.items() if k != "MAKEFLAGS"}
+            rc, results, stdout = grade(self.root, os.path.join(self.tmp, "out-race-v3"), env)
+        finally:
+            write(canary, text)
+        self.assert_no_score(rc, results, stdout, "race_canary_unfenced_handoff")
+
 
 if __name__ == "__main__":
     unittest.main()
