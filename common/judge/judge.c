@@ -47,6 +47,9 @@ static void put_args(struct remote_msg *m, const char *name, const char *format,
         case 'u':
             remote_put_u64(m, va_arg(ap, unsigned));
             break;
+        case 'v':
+            remote_put_u64(m, (uint64_t)va_arg(ap, long long));
+            break;
         case 'z':
             remote_put_u64(m, va_arg(ap, size_t));
             break;
@@ -96,6 +99,9 @@ static int take_outputs(struct remote_msg *m, const char *format, va_list ap)
             break;
         case 'z':
             (void)va_arg(ap, size_t);
+            break;
+        case 'v':
+            (void)va_arg(ap, long long);
             break;
         case 'b':
             (void)va_arg(ap, struct gpu_buf);

@@ -8,6 +8,7 @@
  *
  * A call is described by a format string, one letter per argument:
  *   i  int (or enum)           u  unsigned            z  size_t
+ *   v  any integer or enum, passed as long long (remote_api.h's VAL)
  *   b  struct gpu_buf           s  a string (may be NULL)
  *   r  host array read by the call:          (const void *p, size_t bytes)
  *   o  host array written by the call:       (void *p, size_t bytes)
@@ -66,7 +67,7 @@ struct remote_op {
  * the grader splits their output by test where it runs several tests in one pair. */
 #define TESTKIT_MARK "@@ testkit: test "
 
-/* The lab's calls (tests/remote_labNN_*.c, the worker's half). */
+/* The lab's calls (tests/remote_labNN_*.c through remote_api.h, the worker's half). */
 extern const struct remote_op remote_lab_ops[];
 extern const size_t remote_lab_nops;
 

@@ -117,6 +117,7 @@ static int decode(struct remote_msg *m, const char *format, struct remote_arg *a
         switch (format[k]) {
         case 'i':
         case 'u':
+        case 'v':
             a[k].i = (long long)remote_get_u64(m);
             break;
         case 'z':

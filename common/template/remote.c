@@ -1,22 +1,9 @@
-/* lab{{NN}}'s host API across the grader's wall (common/judge/remote.h): in the judge, each
- * call is a request to the worker; in the worker, the request is served by the lab's code.
- * A function of the lab's header that the tests call gets a line on each side. */
-#include "remote.h"
+/* lab{{NN}}'s host API across the grader's wall, described once (common/judge/remote_api.h):
+ * each function of the lab's header that the tests call gets an X(...) line. */
+#include "remote_api.h"
 #include "{{id}}.h"
 
-#ifdef REMOTE_JUDGE
-int {{id}}(enum {{id}}_variant v, struct gpu_buf in, struct gpu_buf out, size_t n)
-{
-    return (int)remote_call("{{id}}", "ibbz", v, in, out, n);
-}
-#else
-static long long call_{{id}}(struct remote_arg *a)
-{
-    return {{id}}((enum {{id}}_variant)a[0].i, a[1].buf, a[2].buf, a[3].z);
-}
+#define LAB_API(X) \
+    X(int, {{id}}, VAL(enum {{id}}_variant, v), BUF(in), BUF(out), VAL(size_t, n))
 
-const struct remote_op remote_lab_ops[] = {
-    {"{{id}}", "ibbz", call_{{id}}},
-};
-const size_t remote_lab_nops = sizeof remote_lab_ops / sizeof remote_lab_ops[0];
-#endif
+REMOTE_LAB(LAB_API)
