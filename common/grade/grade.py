@@ -311,7 +311,7 @@ def grade_one(args, staged, what, out, shared, say=None):
             say("  %s: %d/%d passed, %s/%s points" % ((lab.lab,) + lab.passed() + (fmt(s), fmt(m))))
     except Stopped:
         stopped = True
-        notes.append("the grading was stopped (SIGTERM) before its end: the labs not "
+        notes.append("the grading was stopped (SIGTERM or Ctrl-C) before its end: the labs not "
                      "graded are missing from this grade")
     except GraderFault:
         fault = True
@@ -391,7 +391,7 @@ def grade_class(args, shared):
                 if stopped:
                     break
     except Stopped:
-        print("the grading was stopped (SIGTERM): class.csv has the students graded so far")
+        print("the grading was stopped (SIGTERM or Ctrl-C): class.csv has the students graded so far")
     finally:
         table = io.StringIO()
         w = csv.writer(table)
@@ -406,13 +406,32 @@ def grade_class(args, shared):
     return 0
 
 
+def misused(args):
+    """What is wrong with the command line, in one line that names the fix, or ""."""
+    labs = find_labs(args.root)
+    unknown = [n for n in args.labs if n not in labs]
+    if unknown:
+        return "no lab %s here: LAB= takes one of %s" % (", ".join(unknown), " ".join(labs))
+    for flag, path in (("STUDENT", args.student), ("CLASS", args.class_dir)):
+        if path and not os.path.isdir(path):
+            return ("%s=%s: no such folder (%s= names a folder: %s)" % (
+                flag, path, flag, "a checkout, its labs/ or the exercise files"
+                if flag == "STUDENT" else "one folder per submission"))
+    return ""
+
+
 def main(argv):
     args = parse_args(argv)
     if args.classroom:
         with open(args.classroom, encoding="utf-8") as f:
             print(classroom_payload(json.load(f)))
         return 0
+    misuse = misused(args)
+    if misuse:  # before anything is built or written: no results for a grade not done
+        print("grade: " + misuse, file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)  # Ctrl-C: the same, and whatever runs is killed
     wall.become_subreaper()
     start = time.monotonic()
     if not args.jail:
@@ -442,6 +461,9 @@ def main(argv):
         if args.solution and results["score"] == results["max_score"]:
             shared.times.save()  # full marks: times that a test's limit may rest on
         return 0 if results.pop("graded") else 1
+    except Stopped:  # before any submission was graded: nothing to write
+        print("grade: the grading was stopped (SIGTERM or Ctrl-C) before it began")
+        return 1
     except GraderFault as e:
         fault_json(args.out, str(e), time.monotonic() - start)
         return 1

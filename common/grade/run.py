@@ -4,7 +4,6 @@ wall.py) joined by two pipes; the verdict from the judge's XML, the worker's fat
 explain a failure.
 """
 import collections
-import concurrent.futures
 import contextlib
 import os
 import platform
@@ -103,8 +102,20 @@ class Stopped(Exception):
 
 
 def stop(signum, frame):
+    """SIGTERM or SIGINT (Ctrl-C): no test starts again, and what runs is killed now."""
     STOP.set()
+    wall.kill_started()
     raise Stopped()
+
+
+def spawn(*args, **kwargs):
+    """wall.spawn, unless the grading was stopped; one that starts as it stops is killed."""
+    if STOP.is_set():
+        raise Stopped()
+    p = wall.spawn(*args, **kwargs)
+    if STOP.is_set():
+        wall.kill_started()
+    return p
 
 
 class Context:
@@ -141,7 +152,7 @@ def run_limited(args, cmd, cwd, env, timeout, log_path, ids=None, uid=None, file
     in the shared folders remains."""
     start = time.monotonic()
     with wall.create_log(log_path) as log:
-        p = wall.spawn(cmd, cwd, env, log, ids.who(uid) if ids else None,
+        p = spawn(cmd, cwd, env, log, ids.who(uid) if ids else None,
                        limits(args, timeout, file_bytes, procs), jail=jail)
     watch = wall.Watch(uid, {p.pid}, args.memory_limit << 20, args.disk_limit << 20, places,
                        wall.jailed(jail))
@@ -270,6 +281,8 @@ def wait_watching(jp, timeout, progress_path, watch, usage):
         lines = wall.read_bounded(progress_path, 1 << 20, tail=False)[0].decode(
             "utf-8", errors="replace")
         why = watch(lines, start)
+        if STOP.is_set():
+            why = "the grading was stopped"
         if why or usage.exceeded or time.monotonic() - start > timeout:
             if not usage.exceeded:
                 ask_what_runs(usage)
@@ -318,11 +331,11 @@ def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch_
     try:
         with wall.create_log(os.path.join(logs, "worker.txt")) as wlog, \
                 wall.create_log(os.path.join(logs, "judge.txt")) as jlog:
-            wp = wall.spawn(no_aslr(worker.race) + [worker.path, str(from_judge), str(to_judge)],
+            wp = spawn(no_aslr(worker.race) + [worker.path, str(from_judge), str(to_judge)],
                             "/tmp" if in_jail else wdir, worker_env, wlog, ctx.ids.who(uid),
                             limits(args, timeout), (from_judge, to_judge), jail)
             jwho = (wall.judge_id(), wall.judge_id()) if wall.ISOLATED else None
-            jp = wall.spawn(judge_argv, jdir, judge_env, jlog, jwho, (),
+            jp = spawn(judge_argv, jdir, judge_env, jlog, jwho, (),
                             (from_worker, to_worker, progress))
     finally:
         for fd in (to_worker, from_judge, from_worker, to_judge, progress):
@@ -511,25 +524,3 @@ def compiler_message(log):
             and not line.startswith(("nvcc ", "gcc ", "g++ ", "make", "common/cpu/cucc "))]
     text = "\n".join(keep) if keep else log
     return text[-OUTPUT_LIMIT:]
-
-
-def run_suite(args, ctx, judge, worker, names, deadline, suite):
-    """Runs the tests side by side (each a judge and a worker of its own), each within the
-    per-test limit and all within what is left of the lab's."""
-    def one(i, name):
-        left = deadline - time.monotonic()
-        if STOP.is_set():
-            return name, {"status": "timeout", "output": "", "secs": 0.0,
-                          "why": "not run: the grading was stopped"}
-        if left <= 0:
-            return name, {"status": "timeout", "output": "", "secs": 0.0,
-                          "why": "not run: the lab's time limit of %.0f s ran out"
-                                 % args.lab_timeout}
-        tag = "%s-%s-%02d-%s" % (os.path.basename(worker.path), suite, i, name)
-        result = run_test(args, ctx, judge, worker, name, min(args.test_timeout, left), tag)
-        if result["status"] == "timeout" and left < args.test_timeout:
-            result["why"] = ("stopped: the lab's time limit of %.0f s ran out while it ran"
-                             % args.lab_timeout)
-        return name, result
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        return dict(pool.map(lambda item: one(*item), enumerate(names)))

@@ -234,6 +234,18 @@ def finish(p, timeout=None, at_timeout=None):
     return p.returncode, timed_out
 
 
+def kill_started():
+    """Kills the session of every process the grader started and still waits for (a grading
+    stopped by SIGTERM or Ctrl-C): each thread's wait then ends at once."""
+    with _procs:
+        pids = list(_live)
+    for pid in pids:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 def processes():
     """{pid: (uids, ppid)} of every process, from /proc."""
     out = {}

@@ -85,6 +85,7 @@ from attacks import Attacks  # noqa: E402,F401  (cheating submissions: unittest 
 from attacks_wall import SwapAfterCheck, WallFallback, WallJailed  # noqa: E402,F401  (wall v3)
 from faults import HostFaults  # noqa: E402,F401  (a fault of the machine is nobody's grade)
 from parts_groups import GroupParts  # noqa: E402,F401  (the group runner's parts)
+from usage import Usage  # noqa: E402,F401  (misuse is one line; Ctrl-C ends a grading)
 
 BACKEND = "cpu"
 MAKE_VARS = []  # on a GPU: --make-var ARCH=native, one architecture, not the fat binary
