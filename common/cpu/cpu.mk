@@ -86,6 +86,9 @@ $(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
 
 test-cpu-backend: $(CPU_TEST)
 	@python3 common/run_tests.py --label "test-cpu-backend$(RACE_LABEL)" --no-list $(if $(V),--verbose) $(CPU_TEST)
+ifeq ($(BACKEND)$(RACECHECK),cpu)
+	@tests/test_cucc_flags.sh $(CPU_DIR)/cucc $(BUILD)/cpu
+endif
 
 # Switch, barrier and reduction costs, as recorded in common/cpu/README.md: the plain build
 # (no sanitizer), whatever SANITIZE says.
