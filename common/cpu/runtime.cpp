@@ -32,11 +32,12 @@
 #ifdef __SANITIZE_ADDRESS__
 // ASan keeps SIGSEGV to itself, so that a test framework's handler (cmocka's) does not turn a
 // wild write into "Segmentation fault" with no line. Leaks of host memory are not what a
-// kernel lab is about, and LeakSanitizer fails in containers without ptrace. ASAN_OPTIONS,
-// when set, comes after these and wins.
+// kernel lab is about, and LeakSanitizer fails in containers without ptrace. An allocation
+// too large fails as it does without ASan (NULL, then the program's own "out of memory"),
+// not with a report of the sanitizer's. ASAN_OPTIONS, when set, comes after these and wins.
 extern "C" const char *__asan_default_options()
 {
-    return "detect_leaks=0:allow_user_segv_handler=0";
+    return "detect_leaks=0:allow_user_segv_handler=0:allocator_may_return_null=1";
 }
 #endif
 
@@ -1400,6 +1401,26 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
     return cudaSuccess;
 }
 
+// The bytes of cudaMalloc and cudaMallocHost live, under mem_mutex: past this machine's
+// memory an allocation is out of memory, as a GPU's is past its own (and before malloc,
+// whose failure a sanitizer reports as an error of its own, or the kernel's OOM killer).
+static size_t allocated;
+
+static bool reserve(size_t size)
+{
+    size_t memory = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    if (size > memory || allocated > memory - size)
+        return false;
+    allocated += size;
+    return true;
+}
+static void release(size_t size)
+{
+    std::lock_guard<std::mutex> lock(mem_mutex);
+    allocated -= size;
+}
+
 cudaError_t cudaMalloc(void **ptr, size_t size)
 {
     if (!ptr)
@@ -1407,8 +1428,10 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
     *ptr = nullptr;
     if (!size)
         return cudaSuccess;
+    if (!reserve(size))
+        return fail(cudaErrorMemoryAllocation);
     if (posix_memalign(ptr, 256, size))
-        return *ptr = nullptr, fail(cudaErrorMemoryAllocation);
+        return release(size), *ptr = nullptr, fail(cudaErrorMemoryAllocation);
     memset(*ptr, kPoison, size);
     std::lock_guard<std::mutex> lock(mem_mutex);
     device_allocs[*ptr] = size;
@@ -1438,15 +1461,19 @@ cudaError_t cudaFree(void *ptr)
     }
     memset(ptr, kPoison, size); // a use after free reads poison (ASan reports it outright)
     free(ptr);
+    release(size);
     return cudaSuccess;
 }
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     if (!ptr)
         return fail(cudaErrorInvalidValue);
+    *ptr = nullptr;
+    if (size && !reserve(size))
+        return fail(cudaErrorMemoryAllocation);
     *ptr = size ? malloc(size) : nullptr;
     if (size && !*ptr)
-        return fail(cudaErrorMemoryAllocation);
+        return release(size), fail(cudaErrorMemoryAllocation);
     std::lock_guard<std::mutex> lock(mem_mutex);
     if (*ptr)
         pinned_allocs[*ptr] = size;
@@ -1458,11 +1485,15 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int)
 }
 cudaError_t cudaFreeHost(void *ptr)
 {
+    size_t size = 0;
     {
         std::lock_guard<std::mutex> lock(mem_mutex);
-        pinned_allocs.erase(ptr);
+        auto it = pinned_allocs.find(ptr);
+        if (it != pinned_allocs.end())
+            size = it->second, pinned_allocs.erase(it);
     }
     free(ptr);
+    release(size);
     return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
