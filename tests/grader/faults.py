@@ -57,29 +57,28 @@ class HostFaults(unittest.TestCase):
         rc, results, stdout = grade(self.root, os.path.join(self.tmp, "out-package"), env)
         self.assert_no_score(rc, results, stdout, "boost-context")
 
-    def test_a_race_checker_that_sees_nothing(self):
-        """The canary's race taken away (an atomic): the checker, blind or not, reports none."""
+    def grade_with_canary(self, race, fixed, out):
+        """A grading whose canary has the race `race` replaced by `fixed`."""
         canary = os.path.join(self.root, "common", "judge", "race_canary.cu")
         text = read(canary)
-        write(canary, text.replace("*total += 1;", "atomicAdd(total, 1);"))
+        write(canary, text.replace(race, fixed))
         try:
             env = {k: v for k, v in os.environ.items() if k != "MAKEFLAGS"}
-            rc, results, stdout = grade(self.root, os.path.join(self.tmp, "out-race"), env)
+            return grade(self.root, os.path.join(self.tmp, out), env)
         finally:
             write(canary, text)
+
+    def test_a_race_checker_that_sees_nothing(self):
+        """The canary's race taken away (an atomic): the checker, blind or not, reports none."""
+        rc, results, stdout = self.grade_with_canary("*total += 1;", "atomicAdd(total, 1);",
+                                                     "out-race")
         self.assert_no_score(rc, results, stdout, "the race checker does not work")
 
     def test_a_race_checker_that_confuses_threads(self):
         """The canary's race between blocks of 1024 threads taken away (the writer's fence):
         as a ThreadSanitizer that keeps 256 threads apart misses it, the grading stops."""
-        canary = os.path.join(self.root, "common", "judge", "race_canary.cu")
-        text = read(canary)
-        write(canary, text.replace("/* the write of the race */", "__threadfence();"))
-        try:
-            env = {k: v for k, v in os.environ.items() if k != "MAKEFLAGS"}
-            rc, results, stdout = grade(self.root, os.path.join(self.tmp, "out-race-v3"), env)
-        finally:
-            write(canary, text)
+        rc, results, stdout = self.grade_with_canary("/* the write of the race */",
+                                                     "__threadfence();", "out-race-v3")
         self.assert_no_score(rc, results, stdout, "race_canary_unfenced_handoff")
 
 
