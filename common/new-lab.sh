@@ -3,8 +3,10 @@
 # A new lab from common/template/, in the shape of every lab, working from the start (its
 # two variants compute out = 2 x in): the solution with its markers and the skeleton made
 # from it, the header with the table of variants, launch.cu, main.c, reference.c, the
-# handout, the tests (and their calls across the grader's wall), the points and the slides. Replace the template's problem with the
-# lab's own, one variant at a time, keeping `make lab NN test` green.
+# handout, the tests (and the host API's line for the grader's wall), the hidden tests, the
+# points of both, the catalogue of wrong and right submissions, the slides, and the lab's
+# row in README.md's table of labs. Replace the template's problem with the lab's own, one
+# variant at a time, keeping `make labNN test` green.
 nn=$1 name=$2
 case $nn in
 [0-9][0-9]) ;;
@@ -28,7 +30,7 @@ fill() {
         -e "s/{{title}}/$title/g" "common/template/$1" > "$2" && echo "  $2"
 }
 echo "new-lab: lab$nn, $title"
-mkdir -p "labs/$dir" "solutions/$dir" tests/points slides
+mkdir -p "labs/$dir" "solutions/$dir" tests/points tests/hidden tests/grader/catalogue slides
 fill exercise.cu "solutions/$dir/$id.cu"
 fill lab.h "labs/$dir/$id.h"
 fill launch.cu "labs/$dir/launch.cu"
@@ -38,13 +40,29 @@ fill README.md "labs/$dir/README.md"
 fill test.c "tests/test_lab${nn}_$id.c"
 fill remote.c "tests/remote_lab${nn}_$id.c"
 fill points.txt "tests/points/lab$nn.txt"
+fill hidden.c "tests/hidden/test_lab${nn}_hidden.c"
+fill hidden-points.txt "tests/hidden/lab$nn.txt"
+fill catalogue.py "tests/grader/catalogue/lab$nn.py"
 fill slides.md "slides/$dir.md"
 if command -v clang-format >/dev/null; then
     clang-format -i "solutions/$dir/$id.cu" "labs/$dir/$id.h" "labs/$dir/launch.cu" \
         "labs/$dir/main.c" "labs/$dir/reference.c" "tests/test_lab${nn}_$id.c" \
-        "tests/remote_lab${nn}_$id.c"
+        "tests/remote_lab${nn}_$id.c" "tests/hidden/test_lab${nn}_hidden.c"
 fi
 common/skeletons.sh write >/dev/null && echo "  labs/$dir/$id.cu (the skeleton)"
 python3 common/tables.py --write >/dev/null # the handout's table says that it waits for a bench
-echo "new-lab: make lab$nn test SOLUTION=1 passes and make lab$nn test fails until the TODOs"
-echo "are done. Left to you: a line for lab$nn in README.md's table of labs."
+# its row in README.md's table of labs, in number order
+python3 - "$dir" "$title" <<'PY' && echo "  README.md (the table of labs)"
+import re, sys
+dir, title = sys.argv[1:]
+text = open("README.md", encoding="utf-8").read()
+start, end = text.index("<!-- labs -->"), text.index("<!-- end labs -->")
+rows = text[start:end].split("\n")
+head = [r for r in rows if not re.match(r"\| lab\d\d-", r)]
+labs = sorted([r for r in rows if re.match(r"\| lab\d\d-", r)] +
+              ["| %s | %s: what it teaches (to be written) |" % (dir, title)])
+table = "\n".join(head[:-1] + labs + head[-1:])
+open("README.md", "w", encoding="utf-8").write(text[:start] + table + text[end:])
+PY
+echo "new-lab: make lab$nn test SOLUTION=1 passes, make lab$nn test fails until the TODOs are"
+echo "done, and the catalogue's entries are caught (python3 tests/grader/catch_rate.py --lab $nn)."

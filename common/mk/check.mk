@@ -1,7 +1,7 @@
 # `make test`, the README's test command, `make check`, and the checks they run. Included by the top
 # Makefile.
 
-.PHONY: test check-skeletons skeletons-fail nvcc-check test-new-lab
+.PHONY: test check-skeletons skeletons-fail nvcc-check test-new-lab test-new-lab-catalogue
 ifneq ($(LAB_GOALS),)
 test: $(LAB_GOALS:=-test)
 else ifeq ($(wildcard solutions),)
@@ -24,6 +24,7 @@ endif
 .PHONY: check
 check: test-grader
 ifeq ($(BACKEND),cpu)
+	@$(MAKE) --no-print-directory test-new-lab-catalogue
 	@$(MAKE) --no-print-directory RACECHECK=1 test-cpu-backend
 	@$(MAKE) --no-print-directory RACECHECK=1 SOLUTION=1 $(NUMS:=-test)
 endif
@@ -51,8 +52,9 @@ $(BUILD)/nvcc/%.o: %.cu
 	$(Q)$(NVCC) $(CUFLAGS_COMMON) $(ARCH_FLAGS) $(CUWERROR) $(DEPFLAGS) -DBACKEND_CUDA $(INCLUDES) -c $< -o $@
 
 # make new-lab, tried in a copy of the tree: its lab builds, passes with its solution, fails
-# as a skeleton, its handout's table waits for a measurement, and the grader (its judge and
-# worker) gives its solution full marks.
+# as a skeleton, its handout's table waits for a measurement, the grader (its judge and
+# worker) gives its solution full marks with the hidden tests, and its row is in README.md's
+# table of labs.
 NEW_LAB := $(BUILD)/new-lab
 test-new-lab:
 	@rm -rf $(NEW_LAB) && mkdir -p $(NEW_LAB)
@@ -63,6 +65,13 @@ test-new-lab:
 	  check-tables >> log.txt 2>&1 && \
 	  python3 common/grade/grade.py --solution --lab 99 --backend $(BACKEND) --no-racecheck \
 	  --out grade >> log.txt 2>&1 && python3 -c 'import json, sys; r = json.load(open("grade/results.json")); \
-	  sys.exit(not 0 < r["score"] == r["max_score"])' \
+	  sys.exit(not 0 < r["score"] == r["max_score"])' && \
+	  grep -q '^| lab99-template-check | ' README.md \
 	  || { tail -40 log.txt; exit 1; }
-	@echo "test-new-lab: make new-lab NN=99 makes a lab that passes, grades, and whose skeleton fails"
+	@echo "test-new-lab: make new-lab NN=99 makes a lab that passes, grades (hidden tests too), and whose skeleton fails"
+
+# (make check) the new lab's catalogue: its wrong entries caught, its right one accepted
+test-new-lab-catalogue: test-new-lab
+	@cd $(NEW_LAB) && python3 tests/grader/catch_rate.py --lab 99 > catalogue.txt 2>&1 \
+	  || { tail -20 catalogue.txt; exit 1; }
+	@echo "test-new-lab-catalogue: $$(grep '^lab99:' $(NEW_LAB)/catalogue.txt)"
