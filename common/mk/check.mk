@@ -53,8 +53,9 @@ $(BUILD)/nvcc/%.o: %.cu
 
 # make new-lab, tried in a copy of the tree: its lab builds, passes with its solution, fails
 # as a skeleton, its handout's table waits for a measurement, the grader (its judge and
-# worker) gives its solution full marks with the hidden tests, and its row is in README.md's
-# table of labs.
+# worker) gives its solution full marks with the hidden tests, its row is in README.md's
+# table of labs, and a line of its host API for the grader's wall that differs from its
+# header does not compile.
 NEW_LAB := $(BUILD)/new-lab
 test-new-lab:
 	@rm -rf $(NEW_LAB) && mkdir -p $(NEW_LAB)
@@ -66,8 +67,11 @@ test-new-lab:
 	  python3 common/grade/grade.py --solution --lab 99 --backend $(BACKEND) --no-racecheck \
 	  --out grade >> log.txt 2>&1 && python3 -c 'import json, sys; r = json.load(open("grade/results.json")); \
 	  sys.exit(not 0 < r["score"] == r["max_score"])' && \
-	  grep -q '^| lab99-template-check | ' README.md \
-	  || { tail -40 log.txt; exit 1; }
+	  grep -q '^| lab99-template-check | ' README.md && \
+	  sed 's/VAL(size_t, n)/VAL(unsigned, n)/' tests/remote_lab99_template_check.c > bad.c && \
+	  ! $(CC) -std=c11 -DREMOTE_JUDGE $(DEFINES) $(INCLUDES) -I labs/lab99-template-check \
+	  -c bad.c -o bad.o >> log.txt 2>&1 \
+	  || { tail -40 log.txt; echo "test-new-lab: failed (or a host API line unlike the header compiled)"; exit 1; }
 	@echo "test-new-lab: make new-lab NN=99 makes a lab that passes, grades (hidden tests too), and whose skeleton fails"
 
 # (make check) the new lab's catalogue: its wrong entries caught, its right one accepted
