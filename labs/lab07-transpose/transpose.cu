@@ -7,8 +7,7 @@
  * launches them. */
 #include "check.h"
 #include "transpose.h"
-
-static const unsigned FULL_MASK = 0xffffffffu;
+#include "warp.h"
 
 /* This block's tile number down the matrix. Launchers fold tiles past gridDim.y's limit
  * into gridDim.z, so any height fits; a block past the last tile finds its rows out of

@@ -4,8 +4,7 @@
  * set cost the most. The lesson: a 2D domain mapped onto a 2D grid, the lanes of a warp
  * that wait for their slowest, and the difference between work done and work needed. */
 #include "mandelbrot.h"
-
-#define FULL_MASK 0xffffffffu
+#include "warp.h"
 
 /* The escape count of c = cx + cy i in float: steps while |z|^2 <= 4 and fewer than
  * maxiter. The CPU reference writes the same operations in the same order, and the lab

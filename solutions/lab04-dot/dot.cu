@@ -1,8 +1,7 @@
 /* lab04: the dot product. Yours: the kernels; launch.cu checks the arguments, chooses the
  * grids and launches them. Every block has DOT_THREADS threads, a power of two. */
 #include "dot.h"
-
-enum { WARP = 32 };
+#include "warp.h"
 
 /* The sum of cache[0..blockDim.x), left in cache[0] and returned to every thread: halve the
  * active range at each step. Every thread of the block must call it, since it waits at

@@ -5,8 +5,7 @@
  * arguments, zeroes out and launches them. */
 #include <stdint.h>
 #include "histogram.h"
-
-static const unsigned WARP = 32;
+#include "warp.h"
 
 /* ------------------------------------------------------------- the race (given)
  * The seed's first kernel: out[x]++ is a load, an add and a store, and two threads that

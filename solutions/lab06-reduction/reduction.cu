@@ -6,8 +6,7 @@
  * kernels. launch.cu checks the arguments and launches them, pass after pass. */
 #include "check.h"
 #include "reduction.h"
-
-static const unsigned WARP = 32;
+#include "warp.h"
 
 /* ------------------------------------------------------------- kernels 1-3: the tree
  * Each block loads blockDim.x elements into shared memory and adds them pairwise in

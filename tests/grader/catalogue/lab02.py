@@ -54,8 +54,8 @@ WRONG = {
                                ["persistent_tiles"], race=True, line="tile = (*next_tile)++;"),
     # a counter of its own, not the launcher's: never reset, the next launch finds no tile left
     "counter_not_reset": wrong([
-        ("#define FULL_MASK 0xffffffffu\n",
-         "#define FULL_MASK 0xffffffffu\n\n__device__ unsigned tiles_drawn; /* tiles taken */\n"),
+        ('#include "warp.h"\n',
+         '#include "warp.h"\n\n__device__ unsigned tiles_drawn; /* tiles taken */\n'),
         (DRAW, "    if (lane == 0)\n        tile = atomicAdd(&tiles_drawn, 1u);")],
         ["persistent_tiles", "counter_reset"]),
     # the interior test after the loop it should save: right counts, no work saved
