@@ -12,6 +12,7 @@
 #   ARCH=90, native    the GPU architectures to build for; default: one per family
 #   ARGS="--n 1000"    options of run, bench and profile (labNN run --help lists them)
 #   T=NAME             make labNN test: that test alone
+#   SWEEP=1            make labNN bench: the size (or parameter) sweeps too, as plot runs
 #   V=1                every command, and all that the tests print
 #   SANITIZE=0         the CPU backend without AddressSanitizer and UBSan (on by default)
 #   RACECHECK=1        the CPU backend's race checker (ThreadSanitizer) instead of ASan
@@ -32,8 +33,10 @@ help:
 	@echo "make labNN              build lab NN from labs/ (labs: $(NUMS))"
 	@echo "make labNN test         its tests"
 	@echo "make labNN run          check each variant once (ARGS=\"--help\" for the options)"
-	@echo "make labNN bench        time each variant, write plots/data/labNN.tsv (a GPU)"
-	@echo "make labNN plot         bench and draw plots/labNN.png (without a GPU: the reference)"
+	@echo "make labNN bench        time each variant at the main size, a line each, into"
+	@echo "                        plots/data/labNN.tsv (a GPU); SWEEP=1: the sweeps too"
+	@echo "make labNN plot         bench with the sweeps and draw plots/labNN.png (without a"
+	@echo "                        GPU: the reference)"
 	@echo "make labNN sanitize     compute-sanitizer's four tools on its tests (a GPU)"
 	@echo "make labNN profile      Nsight Compute on each kernel, with a summary (a GPU)"
 	@echo "make test               every solution's tests and the project's checks"

@@ -270,6 +270,7 @@ int lab_main(const struct lab_driver *lab, int argc, char **argv)
 #endif
     char tsv[NAME_SIZE];
     const char **names = calloc((size_t)rows(lab), sizeof *names);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a bench's line as each row is timed, through a pipe too */
     const char **teaches = calloc((size_t)rows(lab), sizeof *teaches);
     struct cli c = {.prog = lab->name,
                     .dims = lab->dims,
