@@ -161,7 +161,7 @@ def lab_table(args):
     if unknown:
         raise TableError("unknown option %s" % ", ".join(sorted(unknown)))
     if not os.path.exists(os.path.join(REFERENCE, lab + ".tsv")):  # a lab on its way
-        return ["No reference measurement yet: `make %s bench` on a GPU, then its "
+        return ["No reference measurement yet: `make %s bench SWEEP=1` on a GPU, then its "
                 "`plots/data/%s.tsv` goes to `plots/reference/`." % (lab, lab)]
     rows = main_rows(lab)
     cols = options.get("cols", COMPUTE_COLS if unit(rows) else DEFAULT_COLS).split(",")
