@@ -41,6 +41,7 @@ check-skeletons:
 NVCC_CHECK := $(patsubst %.cu,$(BUILD)/nvcc/%.o,$(COMMON_CU) $(wildcard labs/*/*.cu solutions/*/*.cu))
 ifneq ($(shell command -v $(NVCC)),)
 nvcc-check: $(NVCC_CHECK)
+	@echo "nvcc-check: the bench judges"
 	@$(MAKE) --no-print-directory BACKEND=cuda bench-judges
 	@echo "nvcc-check: $(words $(NVCC_CHECK)) .cu files and the bench judges build with nvcc"
 else
@@ -49,6 +50,7 @@ nvcc-check:
 endif
 $(BUILD)/nvcc/%.o: %.cu
 	@mkdir -p $(@D)
+	@echo "nvcc-check: $<"
 	$(Q)$(NVCC) $(CUFLAGS_COMMON) $(ARCH_FLAGS) $(CUWERROR) $(DEPFLAGS) -DBACKEND_CUDA $(INCLUDES) -c $< -o $@
 
 # make new-lab, tried in a copy of the tree: its lab builds, passes with its solution, fails
@@ -58,6 +60,7 @@ $(BUILD)/nvcc/%.o: %.cu
 # header does not compile.
 NEW_LAB := $(BUILD)/new-lab
 test-new-lab:
+	@echo "test-new-lab: make new-lab NN=99 in a copy of the tree, then its tests and grade (a minute or two)"
 	@rm -rf $(NEW_LAB) && mkdir -p $(NEW_LAB)
 	@tar -cf - --exclude=./build --exclude=./.git --exclude=./.deps --exclude=./grade \
 	  --exclude=./dist . | tar -xf - -C $(NEW_LAB)
