@@ -10,10 +10,12 @@ test: $(NUMS:=-test)
 else
 # The instructor's tree: skeletons current and failing, tables and formatting current, nvcc
 # builds everything, the CPU backend's own tests, every solution's tests (on the CPU backend
-# under AddressSanitizer and UBSan, as every `make labNN test` there).
+# under AddressSanitizer and UBSan, as every `make labNN test` there), every points line
+# scoring a test (common/grade/check_points.py).
 test: check-skeletons check-tables check-format nvcc-check test-new-lab
 	@$(MAKE) --no-print-directory test-cpu-backend
 	@$(MAKE) --no-print-directory SOLUTION=1 $(NUMS:=-test)
+	@python3 common/grade/check_points.py $(B) $(BACKEND)
 	@$(MAKE) --no-print-directory skeletons-fail
 	@echo "make test: all passed"
 endif
