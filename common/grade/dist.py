@@ -32,7 +32,8 @@ import times  # noqa: E402  (the solutions' times, shipped for the tests' limits
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ALWAYS_OUT = ("solutions/", "build/", "grade/", "dist/", "plots/data/", ".ci/", ".deps/",
               "tests/grader/")
-STUDENT_OUT = ALWAYS_OUT + ("tests/hidden/", "common/grade/gradescope/", "common/student/")
+STUDENT_OUT = ALWAYS_OUT + ("tests/hidden/", "common/grade/gradescope/", "common/student/",
+                            "docs/instructors.md")
 GRADESCOPE_OUT = ALWAYS_OUT + (".github/", ".devcontainer/", "slides/", "common/grade/gradescope/")
 DATE = 1767225600  # 2026-01-01: the same files give the same archives
 

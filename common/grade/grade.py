@@ -237,14 +237,14 @@ def isolation_note():
     if not wall.ISOLATED:
         return ("not graded as root, so without the grader's wall: the student's code ran as "
                 "the grader's own user, and could read what the grader reads; grade as root (as "
-                "the Gradescope autograder does) for the guarantees that README.md gives")
+                "the Gradescope autograder does) for the guarantees that docs/instructors.md gives")
     jails, why = sandbox.available()
     if jails:
         return ""
     return ("graded without namespaces (%s): the student's code ran as uids of its own with "
             "limits, and the grader cleaned up after each test, but it could read what any user "
             "of this machine may read (another checkout of the course, say); install "
-            "bubblewrap, or allow namespaces, for the whole wall (README.md)" % why)
+            "bubblewrap, or allow namespaces, for the whole wall (docs/instructors.md)" % why)
 
 
 class Shared:
