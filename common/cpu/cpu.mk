@@ -31,7 +31,7 @@ CUCC = $(CPU_DIR)/cucc
 CPU_RUNTIME = $(BUILD)/cpu/runtime
 CPU_CFLAGS =
 endif
-CPU_CC ?= gcc
+CPU_CC ?= gcc$(CUCC_GCC)
 # The gcc of the race checker's build: its ThreadSanitizer must keep a block's threads apart
 # (tsan-gcc says why; empty where gcc's own does, -12 where gcc-12's does)
 TSAN_GCC = $(shell $(CPU_DIR)/tsan-gcc)
@@ -41,6 +41,8 @@ CPU_HEADERS = $(wildcard $(CPU_DIR)/include/*.h $(CPU_DIR)/include/*/*.h)
 # The runtime in each flavour: plain, for ASan + UBSan, and for the race checker (not
 # instrumented itself: only the kernels' accesses count).
 RUNTIME_FLAGS_runtime =
+RUNTIME_CXX_runtime = g++$(CUCC_GCC)
+RUNTIME_CXX_runtime-asan = g++$(CUCC_GCC)
 RUNTIME_FLAGS_runtime-asan = $(CPU_SANFLAGS)
 RUNTIME_FLAGS_runtime-tsan = -DCUDA_CPU_RACECHECK
 RUNTIME_CXX_runtime-tsan = g++$(TSAN_GCC)

@@ -69,7 +69,7 @@ LDLIBS := -lcmocka -lm
 
 # The CPU backend (common/cpu/) provides $(CUCC), a drop-in for nvcc.
 include common/cpu/cpu.mk
-ifeq ($(RACECHECK),1)
+ifeq ($(BACKEND),cpu)
 CC := $(CPU_CC)
 endif
 $(CUCC_DEPS): | $(BUILD)/.need-boost-context
