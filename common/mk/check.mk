@@ -12,11 +12,16 @@ else
 # builds everything, the CPU backend's own tests, every solution's tests (on the CPU backend
 # under AddressSanitizer and UBSan, as every `make labNN test` there), every points line
 # scoring a test (common/grade/check_points.py).
-test: check-skeletons check-tables check-format nvcc-check test-new-lab
-	@$(MAKE) --no-print-directory test-cpu-backend
-	@$(MAKE) --no-print-directory SOLUTION=1 $(NUMS:=-test)
-	@python3 common/grade/check_points.py $(B) $(BACKEND)
-	@$(MAKE) --no-print-directory skeletons-fail
+# Each step prints its own lines, then the seconds it took (common/step.sh).
+STEP = @common/step.sh
+test:
+	$(STEP) checks $(MAKE) --no-print-directory check-skeletons check-tables check-format
+	$(STEP) nvcc-check $(MAKE) --no-print-directory nvcc-check
+	$(STEP) test-new-lab $(MAKE) --no-print-directory test-new-lab
+	$(STEP) test-cpu-backend $(MAKE) --no-print-directory test-cpu-backend
+	$(STEP) "the solutions' tests" $(MAKE) --no-print-directory SOLUTION=1 $(NUMS:=-test)
+	$(STEP) check-points python3 common/grade/check_points.py $(B) $(BACKEND)
+	$(STEP) skeletons-fail $(MAKE) --no-print-directory skeletons-fail
 	@echo "make test: all passed"
 endif
 
