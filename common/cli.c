@@ -29,6 +29,8 @@ static void usage(const struct cli *c, FILE *out)
             "  --gpu-only     bench: leave out the CPU rows (minutes at some labs' sizes)\n"
             "  --tsv PATH     bench: where the rows go (default %s)\n",
             c->seed, c->reps, c->tsv);
+    if (c->images)
+        fputs("  --png FILE     run: the first row checked writes its image there\n", out);
     if (c->usage)
         fputs(c->usage, out);
     fprintf(out, "variants and rows:\n");
@@ -120,6 +122,8 @@ static int known(const struct cli *c, const char *opt)
         return c->dims == 1;
     if (!strcmp(opt, "--width") || !strcmp(opt, "--height"))
         return c->dims == 2;
+    if (!strcmp(opt, "--png"))
+        return c->images;
     return !strcmp(opt, "--reps") || !strcmp(opt, "--variant") || !strcmp(opt, "--seed") ||
            !strcmp(opt, "--tsv");
 }
@@ -167,10 +171,10 @@ void cli_parse(struct cli *c, int argc, char **argv)
         } else if (!strcmp(opt, "--variant")) {
             if ((c->variant = find_row(c, val)) < 0)
                 cli_fail(c, opt, val, "unknown variant, see --help");
-        } else if (!strcmp(opt, "--tsv")) {
+        } else if (!strcmp(opt, "--tsv") || !strcmp(opt, "--png")) {
             if (!val || !*val)
                 cli_fail(c, opt, val, "expected a file name");
-            c->tsv = val;
+            *(!strcmp(opt, "--tsv") ? &c->tsv : &c->png) = val;
         }
         i++; /* the option's value */
     }

@@ -1,6 +1,7 @@
 /* The command line of every lab (common/driver.c reads it):
  *   labNN run|bench [--n N | --width W --height H] [--variant NAME] [--seed S]
- *                   [--reps R] [--sweep] [--tsv PATH] [--help] [the lab's own options]
+ *                   [--reps R] [--sweep] [--tsv PATH] [--png FILE] [--help]
+ *                   [the lab's own options]
  * A bad value prints one line naming the option and exits 2; --help prints the usage. */
 #ifndef CLI_H
 #define CLI_H
@@ -34,6 +35,8 @@ struct cli {
     const char *tsv; /* where bench writes its rows */
     int sweep;       /* bench also sweeps the size */
     int gpu_only;    /* bench leaves out the CPU rows */
+    int images;      /* the lab draws images: run takes --png FILE */
+    const char *png; /* where run writes the first checked row's image, or NULL */
 };
 
 /* Fills c from argv; the caller sets the defaults (and prog, dims, names, usage) first. */

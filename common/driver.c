@@ -67,10 +67,38 @@ static void *setup(const struct lab_driver *lab, struct lab_size s, uint64_t see
     return job;
 }
 
+/* A row's image, as write_png takes it. */
+struct image {
+    const struct lab_driver *lab;
+    const void *job;
+    int row;
+};
+static void image_row(const void *p, size_t y, unsigned char *rgb)
+{
+    const struct image *im = p;
+    im->lab->image_row(im->job, im->row, y, rgb);
+}
+
+/* After a row's check passed: its image at --png, if it has one and none was written. */
+static int write_image(const struct lab_driver *lab, void *job, int row, const char **png)
+{
+    struct image im = {lab, job, row};
+    size_t width = 0, height = 0;
+    const char *path = *png;
+    if (!path || !lab->image_size || !lab->image_size(job, row, &width, &height))
+        return LAB_OK;
+    *png = NULL; /* one image, or one try */
+    if (lab->write_png(lab->name, path, width, height, image_row, &im))
+        return LAB_WRONG;
+    printf("%s: %s's image\n", path, row_name(lab, row));
+    return LAB_OK;
+}
+
 static int run(const struct lab_driver *lab, const struct cli *c, struct lab_size s)
 {
     void *job = setup(lab, s, c->seed);
     char label[NAME_SIZE];
+    const char *png = c->png;
     int failures = 0;
     if (lab->intro)
         lab->intro();
@@ -81,6 +109,10 @@ static int run(const struct lab_driver *lab, const struct cli *c, struct lab_siz
         if (!wanted(lab, c, r) || is_kind(lab, r, LAB_ROW_CPU))
             continue;
         status = lab->check(job, r, why, sizeof why);
+        if (status == LAB_OK && write_image(lab, job, r, &png) != LAB_OK) {
+            snprintf(why, sizeof why, "its image could not be written");
+            status = LAB_WRONG;
+        }
         if (status == LAB_OK)
             printf("%-24s %s: ok\n", row_name(lab, r), label);
         else if (status == LAB_WRONG)
@@ -270,7 +302,6 @@ int lab_main(const struct lab_driver *lab, int argc, char **argv)
 #endif
     char tsv[NAME_SIZE];
     const char **names = calloc((size_t)rows(lab), sizeof *names);
-    setvbuf(stdout, NULL, _IOLBF, 0); /* a bench's line as each row is timed, through a pipe too */
     const char **teaches = calloc((size_t)rows(lab), sizeof *teaches);
     struct cli c = {.prog = lab->name,
                     .dims = lab->dims,
@@ -284,8 +315,10 @@ int lab_main(const struct lab_driver *lab, int argc, char **argv)
                     .height = defaults.height,
                     .reps = 20,
                     .seed = 1,
-                    .tsv = tsv};
+                    .tsv = tsv,
+                    .images = lab->image_size != NULL};
     int status;
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a bench's line as each row is timed, through a pipe too */
     snprintf(tsv, sizeof tsv, "plots/data/%s.tsv", lab->name);
     for (int r = 0; r < rows(lab); r++) {
         names[r] = row_name(lab, r);

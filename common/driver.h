@@ -85,6 +85,16 @@ struct lab_driver {
     const unsigned *sweep_values;
     int nsweep;
     void (*sweep_set)(unsigned value);
+    /* Optional, for a lab that draws: `run --png FILE` writes the image of the first row
+     * checked that has one, right after its check. image_size() gives its width and height
+     * (0: the row has none), image_row() row y of it in RGB (3 bytes a pixel), and
+     * write_png is common/png_write.c's write_png_rgb (named here, so that only the labs
+     * that draw link libpng). */
+    int (*image_size)(const void *job, int row, size_t *width, size_t *height);
+    void (*image_row)(const void *job, int row, size_t y, unsigned char *rgb);
+    int (*write_png)(const char *prog, const char *path, size_t width, size_t height,
+                     void (*row)(const void *image, size_t y, unsigned char *rgb),
+                     const void *image);
     /* Optional: what `run` prints before its checks (lab00: hello, and the device). */
     void (*intro)(void);
     /* Optional: after the main size, the lab's own table from the median of each row

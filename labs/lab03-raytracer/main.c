@@ -36,7 +36,6 @@ static struct {
     unsigned nspheres;
     struct rt_light lights[RT_MAX_LIGHTS];
     unsigned nlights;
-    const char *png;
 } opt = {.kind = RT_DEMO, .nspheres = DEFAULT_SPHERES};
 
 struct job {
@@ -127,10 +126,19 @@ static void set_spheres(unsigned n)
     opt.nspheres = n;
 }
 
-/* Row y of the job's image in RGB, for write_png_rgb. */
-static void image_row(const void *p, size_t y, unsigned char *rgb)
+/* The frame a row drew, for run --png. */
+static int image_size(const void *p, int row, size_t *width, size_t *height)
 {
     const struct job *j = p;
+    (void)row;
+    *width = j->scene.width;
+    *height = j->scene.height;
+    return 1;
+}
+static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
+{
+    const struct job *j = p;
+    (void)row;
     for (size_t x = 0; x < j->scene.width; x++) {
         unsigned c = j->got[y * j->scene.width + x];
         rgb[3 * x] = (unsigned char)(c & 0xff);
@@ -154,18 +162,7 @@ static int check(void *p, int row, char *why, size_t why_size)
                  first % j->scene.width, first / j->scene.width, j->got[first], j->want[first]);
         return LAB_WRONG;
     }
-    if (opt.png) {
-        status = write_png_rgb("lab03", opt.png, j->scene.width, j->scene.height, image_row, j)
-                     ? LAB_WRONG
-                     : LAB_OK;
-        if (!status)
-            printf("%s: %s's image\n", opt.png,
-                   row < RAYTRACER_VARIANTS ? raytracer_variants[row].name : "cpu");
-        opt.png = NULL; /* one image: the first row checked */
-    }
-    if (status)
-        snprintf(why, why_size, "its image could not be written");
-    return status;
+    return LAB_OK;
 }
 
 /* The image written: all the memory a row must move besides the spheres it reads. */
@@ -207,11 +204,7 @@ static void rays_table(const struct bench *b, struct lab_size s, const double *m
 static int option(struct cli *c, const char *name, const char *value)
 {
     const char *v = value ? value : "";
-    if (!strcmp(name, "--png")) {
-        if (!*v)
-            cli_fail(c, name, value, "expected a file name");
-        opt.png = v;
-    } else if (!strcmp(name, "--scene")) {
+    if (!strcmp(name, "--scene")) {
         if (!strcmp(v, "demo"))
             opt.kind = RT_DEMO;
         else if (!strcmp(v, "random"))
@@ -255,8 +248,7 @@ int main(int argc, char **argv)
                  "                 backend; constant memory would hold 2048, the lab keeps\n"
                  "                 to 1000)\n"
                  "  --light X,Y,Z,POWER  a point light (up to 4; the first replaces the two\n"
-                 "                 default ones)\n"
-                 "  --png FILE     run: the first row checked writes its image there\n",
+                 "                 default ones)\n",
         .option = option,
         .variants = raytracer_variants,
         .nvariants = RAYTRACER_VARIANTS,
@@ -266,6 +258,9 @@ int main(int argc, char **argv)
         .teardown = teardown,
         .launch = launch,
         .check = check,
+        .image_size = image_size,
+        .image_row = image_row,
+        .write_png = write_png_rgb,
         .bytes = bytes,
         .work = work,
         .work_unit = "sphere tests",

@@ -55,7 +55,6 @@ static const unsigned sweep_sides[] = {16, 32, 64, 100, 128};
 static struct {
     unsigned rw, rh;
     int uv_given, ux, uy, vx, vy;
-    const char *png;
 } opt = {.rw = 100, .rh = 100};
 
 struct job {
@@ -199,18 +198,6 @@ static int launch(void *p, int row)
                        j->rw, j->rh);
 }
 
-/* Row y of the target as grey levels (the pattern's 0 to 255), for write_png_rgb. */
-static void image_row(const void *p, size_t y, unsigned char *rgb)
-{
-    const struct job *j = p;
-    for (size_t x = 0; x < j->width; x++) {
-        float v = j->got[y * j->width + x];
-        rgb[3 * x] = rgb[3 * x + 1] = rgb[3 * x + 2] = (unsigned char)(v < 0.0f     ? 0.0f
-                                                                       : v > 255.0f ? 255.0f
-                                                                                    : v);
-    }
-}
-
 /* What the row must leave in the target. */
 static const float *wanted_result(const struct job *j, int row)
 {
@@ -219,6 +206,26 @@ static const float *wanted_result(const struct job *j, int row)
     if (row < REPEATER_VARIANTS && repeater_facts[row].lattice)
         return j->want_lattice;
     return j->want_tile;
+}
+
+/* For run --png: the target of a case-2 row, as grey levels (the pattern's 0 to 255). */
+static int image_size(const void *p, int row, size_t *width, size_t *height)
+{
+    const struct job *j = p;
+    *width = j->width;
+    *height = j->height;
+    return wanted_result(j, row) == j->want_lattice;
+}
+static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
+{
+    const struct job *j = p;
+    (void)row;
+    for (size_t x = 0; x < j->width; x++) {
+        float v = j->got[y * j->width + x];
+        rgb[3 * x] = rgb[3 * x + 1] = rgb[3 * x + 2] = (unsigned char)(v < 0.0f     ? 0.0f
+                                                                       : v > 255.0f ? 255.0f
+                                                                                    : v);
+    }
 }
 
 static int compare(const struct job *j, int row, char *why, size_t why_size)
@@ -246,17 +253,7 @@ static int check(void *p, int row, char *why, size_t why_size)
         return status;
     if (row != WITH_COPIES)
         gpu_download(j->got, j->dtarget, j->n * sizeof(float));
-    if ((status = compare(j, row, why, why_size)) != LAB_OK)
-        return status;
-    if (opt.png && wanted_result(j, row) == j->want_lattice) {
-        if (write_png_rgb("lab08", opt.png, j->width, j->height, image_row, j)) {
-            snprintf(why, why_size, "its image could not be written");
-            return LAB_WRONG;
-        }
-        printf("%s: %s's image\n", opt.png, repeater_variants[row].name);
-        opt.png = NULL; /* one image: the first case-2 row checked */
-    }
-    return LAB_OK;
+    return compare(j, row, why, why_size);
 }
 
 /* The target written once, the repeater read once (memset reads nothing). */
@@ -311,11 +308,7 @@ static void parse_pair(struct cli *c, const char *name, const char *value, int *
 static int option(struct cli *c, const char *name, const char *value)
 {
     const char *v = value ? value : "";
-    if (!strcmp(name, "--png")) {
-        if (!*v)
-            cli_fail(c, name, value, "expected a file name");
-        opt.png = v;
-    } else if (!strcmp(name, "--repeater")) {
+    if (!strcmp(name, "--repeater")) {
         unsigned rw, rh;
         char end;
         int got = sscanf(v, "%ux%u%c", &rw, &rh, &end);
@@ -351,7 +344,6 @@ int main(int argc, char **argv)
                  "  --repeater R     the repeater's side, or RWxRH (default 100, the seed's)\n"
                  "  --u X,Y --v X,Y  case 2's repetition vectors (default u = (0.6 RW, 0.1 RH),\n"
                  "                   v = (-0.1 RW, 0.6 RH): one to four copies a point)\n"
-                 "  --png FILE       run: the first case-2 row checked writes its target there\n"
                  "  bench --sweep    the repeater's side 16, 32, 64, 100 and 128\n",
         .option = option,
         .variants = repeater_variants,
@@ -362,6 +354,9 @@ int main(int argc, char **argv)
         .teardown = teardown,
         .launch = launch,
         .check = check,
+        .image_size = image_size,
+        .image_row = image_row,
+        .write_png = write_png_rgb,
         .bytes = bytes,
         .sweep_name = "repeater_side",
         .sweep_values = sweep_sides,

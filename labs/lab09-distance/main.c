@@ -29,8 +29,7 @@ static const struct lab_row extras[] = {
 static struct {
     enum distance_mask mask;
     unsigned dmax;
-    const char *png;
-} opt = {DISTANCE_BLOBS, DEFAULT_DMAX, NULL};
+} opt = {DISTANCE_BLOBS, DEFAULT_DMAX};
 
 /* 1 when this build has the NPP row: a CUDA build that found NPP's header (lab.mk). Asked
  * at 64 x 64, the least NPP's transform takes. */
@@ -162,36 +161,32 @@ static int check_npp(struct job *j, char *why, size_t why_size)
     return LAB_OK;
 }
 
-/* Row y of the PNG: the mask on the left, the field on the right (white at the mask, black
- * at the cap: 255 (1 - sqrt(a) / D); the profile from -1 to 1 for exact_profile), a grey
- * gap between. */
+/* For run --png: the mask on the left, a variant's field on the right (white at the mask,
+ * black at the cap: 255 (1 - sqrt(a) / D); the profile from -1 to 1 for exact_profile), a
+ * grey gap between. */
 enum { GAP = 4 };
-static int png_profile;
-static void image_row(const void *p, size_t y, unsigned char *rgb)
+static int image_size(const void *p, int row, size_t *width, size_t *height)
 {
     const struct job *j = p;
+    *width = 2 * j->w + GAP;
+    *height = j->h;
+    return row < DISTANCE_VARIANTS;
+}
+static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
+{
+    const struct job *j = p;
+    int profile = distance_facts[row].profile;
     for (size_t x = 0; x < 2 * j->w + GAP; x++) {
         size_t i = y * j->w + x - j->w - GAP;
         double v = 128;
         if (x < j->w)
             v = j->mask[y * j->w + x] ? 255 : 0;
-        else if (x >= j->w + GAP && png_profile)
+        else if (x >= j->w + GAP && profile)
             v = 127.5 * (1.0 + ((const float *)j->got)[i]);
         else if (x >= j->w + GAP)
             v = 255.0 * (1.0 - sqrt((double)j->got[i]) / j->dmax);
         rgb[3 * x] = rgb[3 * x + 1] = rgb[3 * x + 2] = (unsigned char)(v + 0.5);
     }
-}
-
-static int write_png(struct job *j, int row)
-{
-    png_profile = distance_facts[row].profile;
-    if (write_png_rgb("lab09", opt.png, 2 * j->w + GAP, j->h, image_row, j))
-        return LAB_WRONG;
-    printf("%s: the %s mask and %s's %s, D = %u\n", opt.png, distance_mask_names[opt.mask],
-           distance_variants[row].name, png_profile ? "profile" : "distance field", j->dmax);
-    opt.png = NULL; /* one image: the first variant checked */
-    return LAB_OK;
 }
 
 static int check(void *p, int row, char *why, size_t why_size)
@@ -213,10 +208,6 @@ static int check(void *p, int row, char *why, size_t why_size)
         snprintf(why, why_size, "pixel (%zu, %zu) is %g, want %g", bad % j->w, bad / j->w,
                  distance_facts[row].profile ? (double)((float *)j->got)[bad] : j->got[bad],
                  distance_facts[row].profile ? (double)j->zwant[bad] : j->want[bad]);
-        return LAB_WRONG;
-    }
-    if (opt.png && write_png(j, row) != LAB_OK) {
-        snprintf(why, why_size, "its image could not be written");
         return LAB_WRONG;
     }
     return LAB_OK;
@@ -290,10 +281,6 @@ static int option(struct cli *c, const char *name, const char *value)
         opt.dmax = (unsigned)cli_count(c, name, value, 1, DISTANCE_MAX_D);
     } else if (!strcmp(name, "--size")) {
         cli_size(c, name, value, DISTANCE_MAX_SIDE);
-    } else if (!strcmp(name, "--png")) {
-        if (!*v)
-            cli_fail(c, name, value, "expected a file name");
-        opt.png = v;
     } else {
         return 0;
     }
@@ -315,8 +302,7 @@ int main(int argc, char **argv)
                  "                 (thin strokes, about 5 %), black or white\n"
                  "  --dmax D       the cap: a = min(D^2, squared distance), 1 to 32768 (default\n"
                  "                 64 on a GPU, 16 on the CPU backend); bench --sweep varies it\n"
-                 "  --png FILE     run: the mask and the first checked variant's field, side by\n"
-                 "                 side\n",
+                 "  (--png: the mask and the variant's field, side by side)\n",
         .option = option,
         .intro = npp_note,
         .variants = distance_variants,
@@ -327,6 +313,9 @@ int main(int argc, char **argv)
         .teardown = teardown,
         .launch = launch,
         .check = check,
+        .image_size = image_size,
+        .image_row = image_row,
+        .write_png = write_png_rgb,
         .bytes = bytes,
         .sweep_name = "D",
         .sweep_values = dmax_values,
