@@ -29,6 +29,9 @@ static void usage(const struct cli *c, FILE *out)
             "  --gpu-only     bench: leave out the CPU rows (minutes at some labs' sizes)\n"
             "  --tsv PATH     bench: where the rows go (default %s)\n",
             c->seed, c->reps, c->tsv);
+    if (c->max_side)
+        fprintf(out, "  --size WxH     the same as --width W --height H, each 1 to %zu\n",
+                c->max_side);
     if (c->images)
         fputs("  --png FILE     run: the first row checked writes its image there\n", out);
     if (c->usage)
@@ -124,6 +127,8 @@ static int known(const struct cli *c, const char *opt)
         return c->dims == 2;
     if (!strcmp(opt, "--png"))
         return c->images;
+    if (!strcmp(opt, "--size"))
+        return c->max_side != 0;
     return !strcmp(opt, "--reps") || !strcmp(opt, "--variant") || !strcmp(opt, "--seed") ||
            !strcmp(opt, "--tsv");
 }
@@ -171,6 +176,8 @@ void cli_parse(struct cli *c, int argc, char **argv)
         } else if (!strcmp(opt, "--variant")) {
             if ((c->variant = find_row(c, val)) < 0)
                 cli_fail(c, opt, val, "unknown variant, see --help");
+        } else if (!strcmp(opt, "--size")) {
+            cli_size(c, opt, val, c->max_side);
         } else if (!strcmp(opt, "--tsv") || !strcmp(opt, "--png")) {
             if (!val || !*val)
                 cli_fail(c, opt, val, "expected a file name");

@@ -36,6 +36,7 @@ struct cli {
     int sweep;       /* bench also sweeps the size */
     int gpu_only;    /* bench leaves out the CPU rows */
     int images;      /* the lab draws images: run takes --png FILE */
+    size_t max_side; /* a 2D lab's longest side: --size WxH taken (0: not) */
     const char *png; /* where run writes the first checked row's image, or NULL */
 };
 

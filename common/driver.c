@@ -283,6 +283,13 @@ static struct lab_size chosen_size(const struct lab_driver *lab, const struct cl
     if (lab->dims == 2) {
         if (s.width > SIZE_MAX / s.height)
             cli_fail(c, "--width", "", "width x height does not fit in memory");
+        int wide = s.width > lab->max_side;
+        snprintf(max, sizeof max, "each side at most %zu", lab->max_side);
+        if (lab->max_side && (wide || s.height > lab->max_side)) {
+            char got[NAME_SIZE];
+            snprintf(got, sizeof got, "%zu", wide ? s.width : s.height);
+            cli_fail(c, wide ? "--width" : "--height", got, max);
+        }
         s.n = s.width * s.height;
     }
     snprintf(max, sizeof max, "at most %zu elements", lab->max_n);
@@ -316,7 +323,8 @@ int lab_main(const struct lab_driver *lab, int argc, char **argv)
                     .reps = 20,
                     .seed = 1,
                     .tsv = tsv,
-                    .images = lab->image_size != NULL};
+                    .images = lab->image_size != NULL,
+                    .max_side = lab->dims == 2 ? lab->max_side : 0};
     int status;
     setvbuf(stdout, NULL, _IOLBF, 0); /* a bench's line as each row is timed, through a pipe too */
     snprintf(tsv, sizeof tsv, "plots/data/%s.tsv", lab->name);

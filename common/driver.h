@@ -45,6 +45,7 @@ struct lab_driver {
     /* Optional: the lab's own options (common/cli.h says how), listed in usage. */
     int (*option)(struct cli *c, const char *opt, const char *value);
     int dims;                       /* 1: sized by --n; 2: by --width and --height */
+    size_t max_side;                /* 2D: each side at most this, and --size WxH (0: none) */
     struct lab_size size, cpu_size; /* defaults on a GPU and on the CPU backend */
     size_t min_n, max_n;            /* what the lab accepts (max_n 0: no limit) */
     size_t elem_bytes; /* of the input: the copy ceiling copies n elements of this size */

@@ -208,8 +208,6 @@ static int option(struct cli *c, const char *name, const char *value)
         if (!(w[0] < w[2]) || !(w[1] < w[3]) || !isfinite(w[2] - w[0]) || !isfinite(w[3] - w[1]))
             cli_fail(c, name, value, "expected x0 < x1 and y0 < y1");
         memcpy(opt.view, w, sizeof w);
-    } else if (!strcmp(name, "--size")) {
-        cli_size(c, name, value, MANDELBROT_MAX_SIDE);
     } else if (!strcmp(name, "--maxiter")) {
         opt.maxiter = (unsigned)cli_count(c, name, value, 1, 0x7fffffffu);
     } else {
@@ -223,13 +221,13 @@ int main(int argc, char **argv)
     static const struct lab_driver lab = {
         .name = "lab02",
         .dims = 2,
+        .max_side = MANDELBROT_MAX_SIDE,
         .size = {.width = 4096, .height = 4096},   /* 16.8 million orbits, up to 8192 steps */
         .cpu_size = {.width = 640, .height = 360}, /* checked in seconds by the CPU backend */
         .min_n = 1,
         .max_n = (size_t)1 << 32,
         .elem_bytes = sizeof(unsigned),
-        .usage = "  --size WxH     the image's columns and rows (--width and --height)\n"
-                 "  --view X0,Y0,X1,Y1  the plane's rectangle: real X0..X1, imaginary Y0..Y1\n"
+        .usage = "  --view X0,Y0,X1,Y1  the plane's rectangle: real X0..X1, imaginary Y0..Y1\n"
                  "                 (default -2.5,-1.25,1,1.25: the whole set)\n"
                  "  --maxiter N    the steps after which a point counts as inside (default "
                  "8192 on a GPU, 1024 on the CPU backend)\n"

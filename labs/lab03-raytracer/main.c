@@ -223,8 +223,6 @@ static int option(struct cli *c, const char *name, const char *value)
             cli_fail(c, name, value, "expected X,Y,Z,POWER, finite as floats, POWER >= 0");
         opt.lights[opt.nlights++] =
             (struct rt_light){(float)w[0], (float)w[1], (float)w[2], (float)w[3]};
-    } else if (!strcmp(name, "--size")) {
-        cli_size(c, name, value, RT_MAX_SIDE);
     } else {
         return 0;
     }
@@ -236,13 +234,13 @@ int main(int argc, char **argv)
     static const struct lab_driver lab = {
         .name = "lab03",
         .dims = 2,
+        .max_side = RT_MAX_SIDE,
         .size = {.width = 1920, .height = 1080},   /* a full-HD frame: 2 million primary rays */
         .cpu_size = {.width = 320, .height = 180}, /* checked in seconds by the CPU backend */
         .min_n = 1,
         .max_n = (size_t)1 << 32,
         .elem_bytes = sizeof(unsigned),
-        .usage = "  --size WxH     the image's columns and rows (--width and --height)\n"
-                 "  --scene KIND   demo (a backdrop and spheres on a spiral, the default) or\n"
+        .usage = "  --scene KIND   demo (a backdrop and spheres on a spiral, the default) or\n"
                  "                 random (spheres drawn from --seed)\n"
                  "  --spheres N    0 to 1000 spheres (default 1000 on a GPU, 64 on the CPU\n"
                  "                 backend; constant memory would hold 2048, the lab keeps\n"

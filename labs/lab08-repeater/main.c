@@ -322,8 +322,6 @@ static int option(struct cli *c, const char *name, const char *value)
         parse_pair(c, name, value, &opt.ux, &opt.uy);
     } else if (!strcmp(name, "--v")) {
         parse_pair(c, name, value, &opt.vx, &opt.vy);
-    } else if (!strcmp(name, "--size")) {
-        cli_size(c, name, value, REPEATER_MAX_SIDE);
     } else {
         return 0;
     }
@@ -335,13 +333,13 @@ int main(int argc, char **argv)
     static const struct lab_driver lab = {
         .name = "lab08",
         .dims = 2,
+        .max_side = REPEATER_MAX_SIDE,
         .size = {.width = 10240, .height = 10240}, /* the seed's: 400 MB written */
         .cpu_size = {.width = 640, .height = 480}, /* checked in seconds by the CPU backend */
         .min_n = 1,
         .max_n = (size_t)1 << 34,
         .elem_bytes = sizeof(float), /* the copy ceiling copies as many bytes as the target */
-        .usage = "  --size WxH       the target's columns and rows (--width and --height)\n"
-                 "  --repeater R     the repeater's side, or RWxRH (default 100, the seed's)\n"
+        .usage = "  --repeater R     the repeater's side, or RWxRH (default 100, the seed's)\n"
                  "  --u X,Y --v X,Y  case 2's repetition vectors (default u = (0.6 RW, 0.1 RH),\n"
                  "                   v = (-0.1 RW, 0.6 RH): one to four copies a point)\n"
                  "  bench --sweep    the repeater's side 16, 32, 64, 100 and 128\n",

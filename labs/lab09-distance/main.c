@@ -78,11 +78,6 @@ static void *setup(struct lab_size s, uint64_t seed)
     size_t scratch = distance_scratch_bytes(DISTANCE_EXACT_SEPARABLE, s.width, s.height, opt.dmax);
     if (!j)
         return NULL;
-    if (s.width > DISTANCE_MAX_SIDE || s.height > DISTANCE_MAX_SIDE) {
-        fprintf(stderr, "lab09: bad size %zu x %zu (each side 1 to %d)\n", s.width, s.height,
-                DISTANCE_MAX_SIDE);
-        exit(2);
-    }
     j->w = (unsigned)s.width;
     j->h = (unsigned)s.height;
     j->n = s.n;
@@ -279,8 +274,6 @@ static int option(struct cli *c, const char *name, const char *value)
         opt.mask = (enum distance_mask)k;
     } else if (!strcmp(name, "--dmax")) {
         opt.dmax = (unsigned)cli_count(c, name, value, 1, DISTANCE_MAX_D);
-    } else if (!strcmp(name, "--size")) {
-        cli_size(c, name, value, DISTANCE_MAX_SIDE);
     } else {
         return 0;
     }
@@ -292,13 +285,13 @@ int main(int argc, char **argv)
     struct lab_driver lab = {
         .name = "lab09",
         .dims = 2,
+        .max_side = DISTANCE_MAX_SIDE,
         .size = {.width = 8192, .height = 8192},   /* 64 Mpixels: 320 MB moved at least */
         .cpu_size = {.width = 256, .height = 256}, /* checked in seconds by the CPU backend */
         .min_n = 1,
         .max_n = (size_t)DISTANCE_MAX_SIDE * DISTANCE_MAX_SIDE,
         .elem_bytes = 5, /* the copy ceiling copies as many bytes as a frame must move */
-        .usage = "  --size WxH     the mask's columns and rows (--width and --height)\n"
-                 "  --mask KIND    blobs (about 30 % white, the default), points (1 %), lines\n"
+        .usage = "  --mask KIND    blobs (about 30 % white, the default), points (1 %), lines\n"
                  "                 (thin strokes, about 5 %), black or white\n"
                  "  --dmax D       the cap: a = min(D^2, squared distance), 1 to 32768 (default\n"
                  "                 64 on a GPU, 16 on the CPU backend); bench --sweep varies it\n"
