@@ -12,11 +12,11 @@
  *   OUT(T, name, count)    T *name: count elements the call writes
  *   INOUT(T, name, count)  T *name: count elements the call reads and writes
  *   SIZE_IO(name)          size_t *name, read and written (may be NULL)
- * (count may name the other arguments). In the judge, REMOTE_LAB defines each function as a
- * request to the worker (common/judge/judge.c); in the worker, a decoder that calls the
- * lab's own function, and the table of them (remote_lab_ops). The judge's definitions must
- * match the header's declarations, so a description that differs from the header does not
- * compile, and both sides take their wire format from the same description.
+ * (count may name the other arguments; 1 to 12 arguments). In the judge, REMOTE_LAB defines
+ * each function as a request to the worker (common/judge/judge.c); in the worker, a decoder
+ * that calls the lab's own function, and the table of them (remote_lab_ops). The judge's
+ * definitions must match the header's declarations, so a description that differs from the
+ * header does not compile, and both sides take their wire format from the same description.
  * Functions that only a GPU build has go in a list defined empty on the CPU backend. */
 #ifndef REMOTE_API_H
 #define REMOTE_API_H
