@@ -169,9 +169,15 @@ def main():
     left = collections.Counter(e.lab for e in todo)
     done = collections.defaultdict(list)
     failures = []
+    said = [time.monotonic()]  # when a line was last printed: one at least every 30 s
 
     def report(entry, why, secs):
         done[entry.lab].append((entry, why))
+        graded = sum(len(d) for d in done.values())
+        if time.monotonic() - said[0] > 30 and left[entry.lab] > 1:
+            print("catch-rate: %d of %d graded (%.0f s)" % (graded, len(todo),
+                                                           time.monotonic() - start), flush=True)
+            said[0] = time.monotonic()
         if why:
             print("  lab%s %s %s: %s" % (entry.lab, entry.kind, entry.name,
                                          "\n    ".join(why.splitlines()[:12])), flush=True)
@@ -180,6 +186,7 @@ def main():
         left[entry.lab] -= 1
         if not left[entry.lab]:
             print(summary(entry.lab, done[entry.lab], time.monotonic() - start), flush=True)
+            said[0] = time.monotonic()
 
     try:
         run_all(todo, args, scratch, report)
