@@ -46,9 +46,11 @@ RUNTIME_CXX_runtime-asan = g++$(CUCC_GCC)
 RUNTIME_FLAGS_runtime-asan = $(CPU_SANFLAGS)
 RUNTIME_FLAGS_runtime-tsan = -DCUDA_CPU_RACECHECK
 RUNTIME_CXX_runtime-tsan = g++$(TSAN_GCC)
-# racecheck.cpp is the race checker's part (empty in the other flavours); window.cpp what
+# texture.cpp holds textures and CUDA arrays; racecheck.cpp is the race checker's part (empty
+# in the other flavours); window.cpp what
 # tests past 2^32 elements need (CUDA_CPU_WINDOW, sparse memory).
-CPU_RUNTIME_SRCS = $(CPU_DIR)/runtime.cpp $(CPU_DIR)/racecheck.cpp $(CPU_DIR)/window.cpp
+CPU_RUNTIME_SRCS = $(CPU_DIR)/runtime.cpp $(CPU_DIR)/texture.cpp $(CPU_DIR)/racecheck.cpp \
+                   $(CPU_DIR)/window.cpp
 $(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_DIR)/window.h $(CPU_HEADERS)
 	@mkdir -p $(@D)
 	$(Q)for f in $(CPU_RUNTIME_SRCS); do \

@@ -171,4 +171,19 @@ inline void race_barrier(Thread *, bool) {}
 inline void race_collective(Thread *, bool) {}
 inline void race_group_meets(Worker *, Thread *, unsigned) {}
 #endif
+
+// Between the runtime's files (runtime.cpp, texture.cpp): an error kept for the next
+// cudaGetLastError (fail), the launch failure a synchronising call reports (sync_point), where
+// the program called a copy (the macros of cuda_runtime_api.h say it just before), and a
+// copy of height rows of width bytes, each pitch bytes after the one before (1D: one row),
+// checked against the kind the program named.
+struct Site {
+    const char *file;
+    int line;
+};
+cudaError_t fail(cudaError_t e);
+cudaError_t sync_point();
+Site take_site();
+cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void *src, size_t spitch,
+                 size_t width, size_t height, cudaMemcpyKind kind);
 } // namespace cucc
