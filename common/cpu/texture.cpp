@@ -2,6 +2,7 @@
 #include "runtime.h"
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -240,13 +241,19 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
                          src->data + h_offset * row + w_offset, row, width, height, kind);
     return e ? e : sync_point();
 }
-// The array as one run of bytes, row after row.
+// The array as one run of bytes, row after row: where count bytes from (w_offset, h_offset)
+// start in it, or SIZE_MAX where they do not fit.
+static size_t array_run(cudaArray_const_t a, size_t w_offset, size_t h_offset, size_t count)
+{
+    size_t row = a ? a->width * a->elem : 0, at = h_offset * row + w_offset;
+    return !a || w_offset >= row || at + count > row * a->height ? SIZE_MAX : at;
+}
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src,
                               size_t count, cudaMemcpyKind kind)
 {
     Site site = take_site();
-    size_t row = dst ? dst->width * dst->elem : 0, at = h_offset * row + w_offset;
-    if (!dst || w_offset >= row || at + count > row * dst->height)
+    size_t at = array_run(dst, w_offset, h_offset, count);
+    if (at == SIZE_MAX)
         return fail(cudaErrorInvalidValue);
     cudaError_t e =
         copy(site, "cudaMemcpyToArray", dst->data + at, count, src, count, count, 1, kind);
@@ -256,8 +263,8 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offse
                                 size_t count, cudaMemcpyKind kind)
 {
     Site site = take_site();
-    size_t row = src ? src->width * src->elem : 0, at = h_offset * row + w_offset;
-    if (!src || w_offset >= row || at + count > row * src->height)
+    size_t at = array_run(src, w_offset, h_offset, count);
+    if (at == SIZE_MAX)
         return fail(cudaErrorInvalidValue);
     cudaError_t e =
         copy(site, "cudaMemcpyFromArray", dst, count, src->data + at, count, count, 1, kind);
