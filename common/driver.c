@@ -283,10 +283,10 @@ static struct lab_size chosen_size(const struct lab_driver *lab, const struct cl
     if (lab->dims == 2) {
         if (s.width > SIZE_MAX / s.height)
             cli_fail(c, "--width", "", "width x height does not fit in memory");
-        int wide = s.width > lab->max_side;
-        snprintf(max, sizeof max, "each side at most %zu", lab->max_side);
-        if (lab->max_side && (wide || s.height > lab->max_side)) {
+        if (lab->max_side && (s.width > lab->max_side || s.height > lab->max_side)) {
+            int wide = s.width > lab->max_side;
             char got[NAME_SIZE];
+            snprintf(max, sizeof max, "each side at most %zu", lab->max_side);
             snprintf(got, sizeof got, "%zu", wide ? s.width : s.height);
             cli_fail(c, wide ? "--width" : "--height", got, max);
         }

@@ -54,7 +54,7 @@ CPU_RUNTIME_SRCS = $(CPU_DIR)/runtime.cpp $(CPU_DIR)/texture.cpp $(CPU_DIR)/race
 $(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_DIR)/window.h $(CPU_HEADERS)
 	@mkdir -p $(@D)
 	$(Q)for f in $(CPU_RUNTIME_SRCS); do \
-	  $(or $(RUNTIME_CXX_$*),g++) -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $$f \
+	  $(RUNTIME_CXX_$*) -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $$f \
 	    -o $(@D)/$$(basename $$f .cpp).o || exit 1; done
 	$(Q)rm -f $@ && ar rcs $@ $(patsubst $(CPU_DIR)/%.cpp,$(@D)/%.o,$(CPU_RUNTIME_SRCS))
 

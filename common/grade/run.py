@@ -153,7 +153,7 @@ def run_limited(args, cmd, cwd, env, timeout, log_path, ids=None, uid=None, file
     start = time.monotonic()
     with wall.create_log(log_path) as log:
         p = spawn(cmd, cwd, env, log, ids.who(uid) if ids else None,
-                       limits(args, timeout, file_bytes, procs), jail=jail)
+                  limits(args, timeout, file_bytes, procs), jail=jail)
     watch = wall.Watch(uid, {p.pid}, args.memory_limit << 20, args.disk_limit << 20, places,
                        wall.jailed(jail))
     watch.start()
@@ -332,11 +332,11 @@ def pair_now(args, ctx, judge_argv, worker, timeout, tag, uid, read_back, watch_
         with wall.create_log(os.path.join(logs, "worker.txt")) as wlog, \
                 wall.create_log(os.path.join(logs, "judge.txt")) as jlog:
             wp = spawn(no_aslr(worker.race) + [worker.path, str(from_judge), str(to_judge)],
-                            "/tmp" if in_jail else wdir, worker_env, wlog, ctx.ids.who(uid),
-                            limits(args, timeout), (from_judge, to_judge), jail)
+                       "/tmp" if in_jail else wdir, worker_env, wlog, ctx.ids.who(uid),
+                       limits(args, timeout), (from_judge, to_judge), jail)
             jwho = (wall.judge_id(), wall.judge_id()) if wall.ISOLATED else None
             jp = spawn(judge_argv, jdir, judge_env, jlog, jwho, (),
-                            (from_worker, to_worker, progress))
+                       (from_worker, to_worker, progress))
     finally:
         for fd in (to_worker, from_judge, from_worker, to_judge, progress):
             os.close(fd)

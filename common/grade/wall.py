@@ -44,7 +44,8 @@ ID_LOCKS = "/run/lock/cuda-lab-grader" if os.path.isdir("/run/lock") else "/tmp/
 _ids_lock = threading.Lock()
 _ids_taken = set()
 _id_fds = []  # the locks that make this process's ids its own
-_procs = threading.Lock()  # a spawn and a sweep of orphans must not interleave
+_procs = threading.RLock()  # a spawn and a sweep of orphans must not interleave; reentrant:
+# the stop's signal handler (kill_started) may come while this thread holds it
 _live = set()              # pids the grader started and has not waited for yet
 
 

@@ -69,14 +69,12 @@ LDLIBS := -lcmocka -lm
 
 # The CPU backend (common/cpu/) provides $(CUCC), a drop-in for nvcc.
 include common/cpu/cpu.mk
-ifeq ($(BACKEND),cpu)
-CC := $(CPU_CC)
-endif
 $(CUCC_DEPS): | $(BUILD)/.need-boost-context
 ifeq ($(RACECHECK),1)
 $(CUCC_DEPS): | $(BUILD)/.need-racecheck-gcc
 endif
 ifeq ($(BACKEND),cpu)
+CC := $(CPU_CC)
 CUC = $(CUCC) $(CUFLAGS_COMMON)
 LINK = $(CUCC)
 DEFINES := -DBACKEND_CPU

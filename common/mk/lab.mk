@@ -134,10 +134,9 @@ bench-judges: $$($(1)_BENCH_JUDGE)
 # bench: the main size, a line per row as it is timed; SWEEP=1 (and plot) the sweeps too
 $(1)-bench: $$($(1)_BIN)
 	@mkdir -p plots/data
-	$$< bench $(if $(filter 1,$(SWEEP)),--sweep) --tsv plots/data/$(1).tsv $$(ARGS)
-$(1)-plot: $$($(1)_BIN) $(BUILD)/.need-gnuplot
-	@mkdir -p plots/data
-	$$< bench --sweep --tsv plots/data/$(1).tsv $$(ARGS)
+	$$< bench $$(if $$(filter 1,$$(SWEEP)),--sweep) --tsv plots/data/$(1).tsv $$(ARGS)
+$(1)-plot: SWEEP = 1
+$(1)-plot: $(1)-bench $(BUILD)/.need-gnuplot
 	@plots/draw.sh $(1) plots/data/$(1).tsv ""
 $(1)-sanitize: $$($(1)_TEST)
 	@common/sanitize.sh $$<
