@@ -260,7 +260,8 @@ def copy_runtimes(root, tree):
 
 
 PASSED_ON = ("PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "CPATH", "LIBRARY_PATH", "CUDA_HOME",
-             "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "TERM")
+             "CUDA_PATH", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "TERM",
+             "CUCC_GCC", "CUCC_RACE_GCC")
 
 
 def plain_env(home, extra=None):
