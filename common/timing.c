@@ -37,22 +37,37 @@ double timing_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-int time_cpu(timed_fn fn, void *ctx, int reps, struct timing *t)
+int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
+                struct timing *t)
 {
-    double *ms;
-    int status;
+    double *ms, last = 0, spent = 0;
+    int status = LAB_OK, n = 0;
     if (reps < 1 || !(ms = malloc(sizeof *ms * (size_t)reps)))
         return LAB_EINVAL;
-    status = timing_warm_up(fn, ctx);
-    for (int i = 0; i < reps && status == LAB_OK; i++) {
-        double t0 = timing_now_ms();
-        status = fn(ctx);
-        ms[i] = timing_now_ms() - t0;
+    for (int i = 0; i < TIMING_WARMUP && last < TIMING_SLOW_MS && status == LAB_OK; i++)
+        status = clock(fn, ctx, clk, &last);
+    while (status == LAB_OK && n < reps && (n < TIMING_MIN_REPS || spent < TIMING_BUDGET_MS)) {
+        status = clock(fn, ctx, clk, &ms[n]);
+        spent += ms[n++];
     }
     if (status == LAB_OK)
-        timing_summarize(ms, reps, t);
+        timing_summarize(ms, n, t);
     free(ms);
     return status;
+}
+
+static int wall_clock(timed_fn fn, void *ctx, void *clk, double *ms)
+{
+    double t0 = timing_now_ms();
+    int status = fn(ctx);
+    (void)clk;
+    *ms = timing_now_ms() - t0;
+    return status;
+}
+
+int time_cpu(timed_fn fn, void *ctx, int reps, struct timing *t)
+{
+    return timing_runs(fn, ctx, wall_clock, NULL, reps, t);
 }
 
 double gbs(double bytes, double ms)

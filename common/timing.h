@@ -1,5 +1,7 @@
-/* Timing a region: warm-up runs first (module load, first-touch, clocks), then `reps`
- * timed runs; we keep the median (robust to the odd slow run) with the min and max.
+/* Timing a region: warm-up runs first (module load, first-touch, clocks; one is enough for
+ * a run of TIMING_SLOW_MS or more), then up to `reps` timed runs, fewer (TIMING_MIN_REPS at
+ * least) once TIMING_BUDGET_MS are timed, so that a slow row costs seconds, not a minute;
+ * we keep the median (robust to the odd slow run) with the min and max.
  * time_gpu brackets each run with CUDA events, so it measures device time only;
  * time_cpu uses the monotonic wall clock, for CPU rows and synchronous round trips. */
 #ifndef TIMING_H
@@ -11,7 +13,7 @@
 extern "C" {
 #endif
 
-enum { TIMING_WARMUP = 3 };
+enum { TIMING_WARMUP = 3, TIMING_SLOW_MS = 100, TIMING_MIN_REPS = 3, TIMING_BUDGET_MS = 1000 };
 
 struct timing {
     double median_ms, min_ms, max_ms;
@@ -27,8 +29,14 @@ int time_cpu(timed_fn fn, void *ctx, int reps, struct timing *t);
 /* Effective bandwidth of `bytes` moved in `ms` milliseconds, in decimal GB/s. */
 double gbs(double bytes, double ms);
 
-/* What the timers share: TIMING_WARMUP calls of fn (stopping at an error), and the
- * summary of reps times in ms[] (sorted in place). */
+/* One call of fn timed by a timer's clock (ctx: fn's, clk: the clock's), in *ms. */
+typedef int (*timing_clock)(timed_fn fn, void *ctx, void *clk, double *ms);
+
+/* What the timers share: the warm-ups and budgeted runs above on `clock`; TIMING_WARMUP
+ * calls of fn (stopping at an error; the judge's clock); the summary of reps times in ms[]
+ * (sorted in place). */
+int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
+                struct timing *t);
 int timing_warm_up(timed_fn fn, void *ctx);
 double timing_now_ms(void); /* the monotonic wall clock */
 void timing_summarize(double *ms, int reps, struct timing *t);

@@ -4,31 +4,34 @@
 #include "gpu.h"
 #include "timing.h"
 
+struct events {
+    cudaEvent_t start, stop;
+};
+
+static int event_clock(timed_fn fn, void *ctx, void *clk, double *ms)
+{
+    struct events *e = (struct events *)clk;
+    float elapsed;
+    int status;
+    CUDA_CHECK(cudaEventRecord(e->start));
+    status = fn(ctx);
+    CUDA_CHECK(cudaEventRecord(e->stop));
+    CUDA_CHECK(cudaEventSynchronize(e->stop));
+    CUDA_CHECK(cudaEventElapsedTime(&elapsed, e->start, e->stop));
+    *ms = elapsed;
+    return status;
+}
+
 int time_gpu(timed_fn fn, void *ctx, int reps, struct timing *t)
 {
-    cudaEvent_t start, stop;
-    double *ms;
+    struct events e;
     int status;
-    if (reps < 1 || !(ms = (double *)malloc(sizeof *ms * (size_t)reps)))
-        return LAB_EINVAL;
-    status = timing_warm_up(fn, ctx);
     CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaEventCreate(&start));
-    CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < reps && status == LAB_OK; i++) {
-        float elapsed;
-        CUDA_CHECK(cudaEventRecord(start));
-        status = fn(ctx);
-        CUDA_CHECK(cudaEventRecord(stop));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
-        ms[i] = elapsed;
-    }
-    CUDA_CHECK(cudaEventDestroy(start));
-    CUDA_CHECK(cudaEventDestroy(stop));
-    if (status == LAB_OK)
-        timing_summarize(ms, reps, t);
-    free(ms);
+    CUDA_CHECK(cudaEventCreate(&e.start));
+    CUDA_CHECK(cudaEventCreate(&e.stop));
+    status = timing_runs(fn, ctx, event_clock, &e, reps, t);
+    CUDA_CHECK(cudaEventDestroy(e.start));
+    CUDA_CHECK(cudaEventDestroy(e.stop));
     return status;
 }
 
