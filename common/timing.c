@@ -44,9 +44,11 @@ int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
     int status = LAB_OK, n = 0;
     if (reps < 1 || !(ms = malloc(sizeof *ms * (size_t)reps)))
         return LAB_EINVAL;
-    for (int i = 0; i < TIMING_WARMUP && last < TIMING_SLOW_MS && status == LAB_OK; i++)
+    for (int i = 0; i < TIMING_WARMUP && last < TIMING_SLOW_MS && status == LAB_OK; i++) {
         status = clock(fn, ctx, clk, &last);
-    while (status == LAB_OK && n < reps && (n < TIMING_MIN_REPS || spent < TIMING_BUDGET_MS)) {
+        spent += last;
+    }
+    while (status == LAB_OK && n < reps && (n < 1 || spent < TIMING_BUDGET_MS)) {
         status = clock(fn, ctx, clk, &ms[n]);
         spent += ms[n++];
     }

@@ -1,7 +1,8 @@
 /* Timing a region: warm-up runs first (module load, first-touch, clocks; one is enough for
- * a run of TIMING_SLOW_MS or more), then up to `reps` timed runs, fewer (TIMING_MIN_REPS at
- * least) once TIMING_BUDGET_MS are timed, so that a slow row costs seconds, not a minute;
- * we keep the median (robust to the odd slow run) with the min and max.
+ * a run of TIMING_SLOW_MS or more), then up to `reps` timed runs, but none past the first
+ * once TIMING_BUDGET_MS have gone on the row, warm-ups included, so that a slow row (a CPU
+ * reference, a lesson in what not to do) costs a second or two, not a minute; we keep the
+ * median (robust to the odd slow run) with the min and max, and the number of runs.
  * time_gpu brackets each run with CUDA events, so it measures device time only;
  * time_cpu uses the monotonic wall clock, for CPU rows and synchronous round trips. */
 #ifndef TIMING_H
@@ -13,7 +14,7 @@
 extern "C" {
 #endif
 
-enum { TIMING_WARMUP = 3, TIMING_SLOW_MS = 100, TIMING_MIN_REPS = 3, TIMING_BUDGET_MS = 1000 };
+enum { TIMING_WARMUP = 3, TIMING_SLOW_MS = 100, TIMING_BUDGET_MS = 1000 };
 
 struct timing {
     double median_ms, min_ms, max_ms;
