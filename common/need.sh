@@ -15,6 +15,8 @@ there() {
         "${check#c:}" | ${CC:-gcc} -E -x c - ;;
     c++:*) printf '#include <%s>\n' "${check#c++:}" | ${CXX:-g++} -E -x c++ - ;;
     tex:*) kpsewhich "${check#tex:}" ;;
+    # Debian's python3 too, where another (pyenv, a virtual environment) comes first
+    py:*) python3 -c "import ${check#py:}" || /usr/bin/python3 -c "import ${check#py:}" ;;
     race:*) "$here/cpu/${check#race:}" ;;
     esac
 } >/dev/null 2>&1

@@ -26,16 +26,24 @@ test:
 endif
 
 # make check: what is slow and rarely broken, after make test in CI: the grader's own tests
-# and its catch rate, and on the CPU backend the same tests again under the race checker, as
-# the grader runs them.
+# and its catch rate, the Colab notebook, and on the CPU backend the same tests again under
+# the race checker, as the grader runs them.
 .PHONY: check
 check: test-grader
+	@common/step.sh test-notebook $(MAKE) --no-print-directory test-notebook
 ifeq ($(BACKEND),cpu)
 	@$(MAKE) --no-print-directory test-new-lab-catalogue
 	@$(MAKE) --no-print-directory RACECHECK=1 test-cpu-backend
 	@$(MAKE) --no-print-directory RACECHECK=1 SOLUTION=1 $(NUMS:=-test)
 endif
 	@echo "make check: all passed"
+
+# notebooks/colab.ipynb (a lab's tests, bench and plot on Colab's T4), run here as a student
+# runs it there, but in this checkout (no clone) and on the CPU backend: every cell passes and
+# the plot shows (notebooks/run.py).
+.PHONY: test-notebook
+test-notebook: $(BUILD)/.need-python3 $(BUILD)/.need-notebook
+	@python3 notebooks/run.py
 
 skeletons-fail: $(NUMS:=-skeleton)
 
