@@ -46,17 +46,25 @@ RUNTIME_CXX_runtime-asan = g++$(CUCC_GCC)
 RUNTIME_FLAGS_runtime-asan = $(CPU_SANFLAGS)
 RUNTIME_FLAGS_runtime-tsan = -DCUDA_CPU_RACECHECK
 RUNTIME_CXX_runtime-tsan = g++$(TSAN_GCC)
-# texture.cpp holds textures and CUDA arrays; racecheck.cpp is the race checker's part (empty
-# in the other flavours); window.cpp what
-# tests past 2^32 elements need (CUDA_CPU_WINDOW, sparse memory).
-CPU_RUNTIME_SRCS = $(CPU_DIR)/runtime.cpp $(CPU_DIR)/texture.cpp $(CPU_DIR)/racecheck.cpp \
-                   $(CPU_DIR)/window.cpp
+# One concern a file (runtime.h shares what they need of each other): launch.cpp checks launches
+# and hands their blocks to the workers; scheduler.cpp runs blocks on fibers (barriers, warps);
+# diagnose.cpp says what goes wrong in a block; memory.cpp allocates and copies; device.cpp is
+# the virtual device; streams.cpp streams, events and errors; texture.cpp textures and CUDA
+# arrays; racecheck.cpp the race checker's part (empty in the other flavours); window.cpp what
+# tests past 2^32 elements need (CUDA_CPU_WINDOW, sparse memory). The core's objects are linked
+# into one, runtime.o (ld -r), as when they were one file: a program that uses any of the core
+# gets all of it, with what the process needs of it whatever it calls (ASan's options, the
+# host's __assert_fail, the race checker's hooks).
+CPU_RUNTIME_CORE = launch scheduler diagnose memory device streams
+CPU_RUNTIME_PARTS = texture racecheck window
+CPU_RUNTIME_SRCS = $(patsubst %,$(CPU_DIR)/%.cpp,$(CPU_RUNTIME_CORE) $(CPU_RUNTIME_PARTS))
 $(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_DIR)/window.h $(CPU_HEADERS)
 	@mkdir -p $(@D)
 	$(Q)for f in $(CPU_RUNTIME_SRCS); do \
 	  $(RUNTIME_CXX_$*) -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $$f \
 	    -o $(@D)/$$(basename $$f .cpp).o || exit 1; done
-	$(Q)rm -f $@ && ar rcs $@ $(patsubst $(CPU_DIR)/%.cpp,$(@D)/%.o,$(CPU_RUNTIME_SRCS))
+	$(Q)ld -r -o $(@D)/runtime.o $(patsubst %,$(@D)/%.o,$(CPU_RUNTIME_CORE))
+	$(Q)rm -f $@ && ar rcs $@ $(patsubst %,$(@D)/%.o,runtime $(CPU_RUNTIME_PARTS))
 
 $(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
 	@mkdir -p $(@D)

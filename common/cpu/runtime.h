@@ -1,6 +1,7 @@
-// Inside the CPU backend's runtime: the records of kernel execution that runtime.cpp keeps, and
-// the hooks through which it tells the race checker (racecheck.cpp, cucc --racecheck) what CUDA
-// orders. In the other builds the hooks are empty inline functions: nothing of them remains.
+// Inside the CPU backend's runtime: the records of kernel execution that the scheduler
+// (scheduler.cpp) keeps, the hooks through which it tells the race checker (racecheck.cpp,
+// cucc --racecheck) what CUDA orders (in the other builds empty inline functions: nothing of
+// them remains), and the few things that the runtime's files need of each other (at the end).
 #pragma once
 #define CUDA_CPU_RUNTIME // the copies themselves, not the macros that pass their call site
 #include "cuda_runtime.h"
@@ -110,7 +111,7 @@ struct Worker {
 };
 
 Thread *running(); // the CUDA thread running on this OS thread; null in host code
-// Shared memory as each block finds it: poisoned, its history forgotten (runtime.cpp).
+// Shared memory as each block finds it: poisoned, its history forgotten (scheduler.cpp).
 void poison_shared(Worker *w, void *p, size_t size);
 
 // ---- the race checker's hooks (racecheck.cpp)
@@ -172,18 +173,55 @@ inline void race_collective(Thread *, bool) {}
 inline void race_group_meets(Worker *, Thread *, unsigned) {}
 #endif
 
-// Between the runtime's files (runtime.cpp, texture.cpp): an error kept for the next
-// cudaGetLastError (fail), the launch failure a synchronising call reports (sync_point), where
-// the program called a copy (the macros of cuda_runtime_api.h say it just before), and a
-// copy of height rows of width bytes, each pitch bytes after the one before (1D: one row),
-// checked against the kind the program named.
+// ---- between the runtime's files: launch.cpp (launches), scheduler.cpp (blocks on fibers,
+// barriers, warps), diagnose.cpp (what a failing block reports), memory.cpp, device.cpp (the
+// virtual device), streams.cpp (streams, events, errors), texture.cpp, window.cpp (window.h).
+// Each thing here is defined in one of them and used in another; the rest stays static.
+
+// Fresh allocations (memory.cpp) and shared memory as each block finds it (scheduler.cpp):
+// NaN as float, -1 as int.
+enum { kPoison = 0xff };
+// Shared memory per block, and the most cudaFuncSetAttribute allows: the device says it
+// (device.cpp), launches are held to it (launch.cpp).
+static const size_t kSmemPerBlock = 48 << 10, kSmemOptin = 96 << 10;
+
+// The environment (device.cpp), which shapes both the device it describes and the launches:
+// CUDA_CPU_STRICT=1 (the grader's): what CUDA leaves undefined but lets run is an error
+// (launches, copies); CUDA_CPU_WORKERS; gridDim.y and .z's limit (CUDA_CPU_MAX_GRID_YZ).
+bool strict_mode();
+int workers();
+unsigned grid_yz_limit();
+
+// Errors (streams.cpp): an error kept for the next cudaGetLastError (fail), a kernel's failure
+// kept for the next synchronising call too (launch_failed, from launch.cpp), and what such a
+// call reports (sync_point: memory.cpp's and texture.cpp's copies, streams, events).
+cudaError_t fail(cudaError_t e);
+cudaError_t sync_point();
+void launch_failed(cudaError_t e);
+
+// Copies (memory.cpp; texture.cpp's to and from arrays too): where the program called one (the
+// macros of cuda_runtime_api.h say it just before), and a copy of height rows of width bytes,
+// each pitch bytes after the one before (1D: one row), checked against the kind the program
+// named.
 struct Site {
     const char *file;
     int line;
 };
-cudaError_t fail(cudaError_t e);
-cudaError_t sync_point();
 Site take_site();
 cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void *src, size_t spitch,
                  size_t width, size_t height, cudaMemcpyKind kind);
+
+// The launch (launch.cpp) to the scheduler (scheduler.cpp), on each worker: run the launch's
+// blocks until none is left or one fails.
+void work(Job &j);
+
+// What a failing block reports (diagnose.cpp), for the scheduler: an error that fails the
+// launch (report), what CUDA leaves undefined (undefined: a warning once per launch, an error
+// when strict), the threads that wait and where (who_waits), those that have returned
+// (who_returned), a collective whose mask names lanes that are not there (missing_lanes).
+void report(Worker *w, const char *what, const std::string &why);
+void undefined(Worker *w, const char *what, const std::string &why);
+std::string who_waits(Worker *w);
+std::string who_returned(Worker *w);
+void missing_lanes(Thread *t, unsigned lanes);
 } // namespace cucc

@@ -1,4 +1,4 @@
-// Textures and CUDA arrays of the CPU backend (the runtime's other parts: runtime.cpp).
+// Textures and CUDA arrays of the CPU backend (the runtime's other parts: runtime.h says which).
 #include "runtime.h"
 #include <algorithm>
 #include <cmath>
