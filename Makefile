@@ -19,8 +19,8 @@
 #   WERROR=1           warnings are errors (on in CI)
 #
 # The machinery is in common/mk/: config.mk (backend, compilers, flags), lab.mk (each lab's
-# rules), check.mk (make test), tools.mk (skeletons, tables, format, new-lab, slides) and
-# grade.mk; packages.txt there lists every package used.
+# rules), check.mk (make test), tools.mk (skeletons, tables, format, new-lab, the reference
+# plots, slides) and grade.mk; packages.txt there lists every package used.
 
 include common/mk/config.mk
 include common/mk/lab.mk
@@ -41,14 +41,18 @@ help:
 	@echo "make labNN profile      Nsight Compute on each kernel, with a summary (a GPU)"
 	@echo "make test               every solution's tests and the project's checks"
 	@echo "make check              the slow ones: the grader's tests and catch rate, the"
-	@echo "                        race checker on every solution's tests (CI runs both)"
+	@echo "                        Colab notebook, the race checker on every solution's tests"
+	@echo "                        (CI runs both)"
+	@echo "make test-notebook      notebooks/colab.ipynb run here on the CPU backend"
 	@echo "make run | bench | plot every lab"
 	@echo "make skeletons          regenerate labs/*.cu from solutions/"
 	@echo "make tables             the measured tables of the handouts from plots/reference/"
 	@echo "make format             clang-format the C, CUDA and C++ sources"
 	@echo "make new-lab NN=02 NAME=mandelbrot"
 	@echo "                        a new lab of the same shape, ready to fill in"
-	@echo "make slides             slides/*.md to build/slides/*.pdf (pandoc, beamer)"
+	@echo "make slides             slides/*.md to slides/pdf/*.pdf (pandoc, beamer)"
+	@echo "make plots-reference    every lab's plots of plots/reference/*.tsv as"
+	@echo "                        plots/reference/*.png (make test checks them and the slides)"
 	@echo "make grade              score this checkout (or STUDENT=path; LAB=NN) into grade/"
 	@echo "make grade CLASS=dir    a folder per student, JOBS=n side by side, grade/class.csv"
 	@echo "make dist | test-grader student tarball + Gradescope autograder | the grader's tests"

@@ -8,7 +8,8 @@ else ifeq ($(wildcard solutions),)
 # A student's copy (make dist leaves solutions/ out): every lab's tests on the student's code.
 test: $(NUMS:=-test)
 else
-# The instructor's tree: skeletons current and failing, tables and formatting current, nvcc
+# The instructor's tree: skeletons current and failing, tables and formatting current, the
+# committed plots and slides drawn from their sources as they are now, nvcc
 # builds everything, the CPU backend's own tests, every solution's tests (on the CPU backend
 # under AddressSanitizer and UBSan, as every `make labNN test` there), every points line
 # scoring a test (common/grade/check_points.py).
@@ -16,6 +17,7 @@ else
 STEP = @common/step.sh
 test:
 	$(STEP) checks $(MAKE) --no-print-directory check-skeletons check-tables check-format
+	$(STEP) check-plots $(MAKE) --no-print-directory check-plots
 	$(STEP) nvcc-check $(MAKE) --no-print-directory nvcc-check
 	$(STEP) test-new-lab $(MAKE) --no-print-directory test-new-lab
 	$(STEP) test-cpu-backend $(MAKE) --no-print-directory test-cpu-backend

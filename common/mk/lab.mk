@@ -170,7 +170,7 @@ profile: $(LAB_GOALS:=-profile)
 else
 run: $(NUMS:=-run)
 bench: $(NUMS:=-bench)
-plot: $(NUMS:=-plot)
+plot: $(NUMS:=-plot) plots-reference
 sanitize: $(NUMS:=-sanitize)
 profile: $(NUMS:=-profile)
 endif

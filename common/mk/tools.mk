@@ -1,7 +1,9 @@
-# The instructor's tools: skeletons, measured tables, formatting, a new lab, slides.
+# The instructor's tools: skeletons, measured tables, formatting, a new lab, the reference
+# plots and slides.
 # Included by the top Makefile.
 
-.PHONY: skeletons tables check-tables format check-format new-lab slides clean
+.PHONY: skeletons tables check-tables format check-format new-lab slides plots-reference \
+  check-plots clean
 
 # labs/*/X.cu from solutions/*/X.cu (common/skeleton.awk): the instructor edits one file.
 # An exercise someone has edited since is left alone, unless FORCE=1.
@@ -32,18 +34,46 @@ check-format: $(BUILD)/.need-clang-format
 new-lab:
 	@common/new-lab.sh "$(NN)" "$(NAME)"
 
+# The reference plots, committed so that a reader sees them on GitHub without installing
+# anything: every lab's plots of plots/reference/labNN.tsv as plots/reference/*.png, and in
+# plots/reference/SHA256SUMS the files they were drawn from (plots/stamp.sh). make test
+# checks that they are current (check-plots); make plot, for every lab, redraws them too.
+PLOT_SOURCES := plots/draw.sh $(wildcard plots/*.gp plots/*.awk)
+REFERENCE_TSVS := $(wildcard plots/reference/lab[0-9][0-9].tsv)
+plots-reference: | $(BUILD)/.need-gnuplot
+	@rm -f plots/reference/*.png
+	@for tsv in $(REFERENCE_TSVS); do PLOT_TERMS=png plots/draw.sh $$(basename $$tsv .tsv) \
+	  $$tsv "" plots/reference > /dev/null || exit 1; done
+	@plots/stamp.sh write plots/reference/SHA256SUMS $(PLOT_SOURCES) $(REFERENCE_TSVS) plots/reference/*.png
+	@echo "plots-reference: $$(ls plots/reference/*.png | wc -l) PNGs in plots/reference/, from $(words $(REFERENCE_TSVS)) TSVs"
+
 # One deck per lab, Markdown to PDF through pandoc's beamer writer, with its lab's plots
-# drawn from plots/reference/ (slides/beamer.yaml: what every deck shares).
+# drawn from plots/reference/ at the slide size (larger text; slides/beamer.yaml: what every
+# deck shares), built in $(BUILD)/slides/, then copied to slides/pdf/ (committed, with
+# slides/pdf/SHA256SUMS, which check-plots checks). A fixed date, so that the same sources
+# give the same PDF.
 SLIDES := $(patsubst slides/%.md,$(BUILD)/slides/%.pdf,$(wildcard slides/*.md))
+SLIDE_IMAGES := $(wildcard labs/*/images/*.png)
+SLIDE_SOURCES := $(wildcard slides/*.md) slides/beamer.yaml $(PLOT_SOURCES) $(REFERENCE_TSVS) $(SLIDE_IMAGES)
 slides: $(SLIDES)
-	@echo "slides: $(SLIDES)"
-$(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml plots/lab.gp plots/sweep.gp \
-    plots/compute.gp plots/param.gp \
+	@rm -rf slides/pdf && mkdir -p slides/pdf && cp $(SLIDES) slides/pdf/
+	@plots/stamp.sh write slides/pdf/SHA256SUMS $(SLIDE_SOURCES) slides/pdf/*.pdf
+	@echo "slides: slides/pdf/*.pdf, $$(du -cb slides/pdf/*.pdf | tail -1 | cut -f1) bytes (built in $(BUILD)/slides/)"
+$(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml $(PLOT_SOURCES) $(REFERENCE_TSVS) $(SLIDE_IMAGES) \
     | $(BUILD)/.need-pandoc $(BUILD)/.need-beamer $(BUILD)/.need-gnuplot
 	@mkdir -p $(@D)
 	@lab=$(firstword $(subst -, ,$*)); if [ -f plots/reference/$$lab.tsv ]; then \
-	  plots/draw.sh $$lab plots/reference/$$lab.tsv "" $(@D) > /dev/null; fi
-	$(Q)pandoc -t beamer --metadata-file=slides/beamer.yaml --resource-path=$(@D):. -o $@ $<
+	  PLOT_TERMS=png PLOT_SIZE=slide plots/draw.sh $$lab plots/reference/$$lab.tsv "" $(@D) > /dev/null; fi
+	$(Q)SOURCE_DATE_EPOCH=1767225600 FORCE_SOURCE_DATE=1 \
+	  pandoc -t beamer --metadata-file=slides/beamer.yaml --resource-path=$(@D):. -o $@ $<
+
+# make test: the committed drawings are those of their sources now (plots/stamp.sh); both
+# manifests are checked, so that one run names every goal to run.
+check-plots:
+	@ok=1; plots/stamp.sh check plots/reference/SHA256SUMS plots-reference \
+	  $(PLOT_SOURCES) $(REFERENCE_TSVS) $(wildcard plots/reference/*.png) || ok=; \
+	plots/stamp.sh check slides/pdf/SHA256SUMS slides $(SLIDE_SOURCES) $(wildcard slides/pdf/*.pdf) || ok=; \
+	[ -n "$$ok" ]
 
 clean:
 	rm -rf $(BUILD) plots/data
