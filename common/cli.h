@@ -27,6 +27,7 @@ struct cli {
      * goes through cli_fail), CLI_FLAG when it is a flag of the lab's (lab04's --cosine:
      * the argument after it left alone), else 0. May set the size (lab02's --size WxH). */
     int (*option)(struct cli *c, const char *opt, const char *value);
+    const void *owner;   /* what option() needs of its caller (common/driver.c's options) */
     const char *command; /* "run" or "bench" */
     size_t n, width, height;
     int reps;

@@ -15,29 +15,31 @@ static const int have_libraries = 0; /* the CPU backend builds no library.cu */
 
 static int rows(const struct lab_driver *lab)
 {
-    return lab->nvariants + lab->nextras;
+    return lab->rows.nvariants + lab->rows.nextras;
 }
 
 static const char *row_name(const struct lab_driver *lab, int row)
 {
-    return row < lab->nvariants ? lab->variants[row].name : lab->extras[row - lab->nvariants].name;
+    return row < lab->rows.nvariants ? lab->rows.variants[row].name
+                                     : lab->rows.extras[row - lab->rows.nvariants].name;
 }
 
 static int is_variant(const struct lab_driver *lab, int row)
 {
-    return row < lab->nvariants;
+    return row < lab->rows.nvariants;
 }
 
 static int is_kind(const struct lab_driver *lab, int row, enum lab_row_kind kind)
 {
-    return !is_variant(lab, row) && lab->extras[row - lab->nvariants].kind == kind;
+    return !is_variant(lab, row) && lab->rows.extras[row - lab->rows.nvariants].kind == kind;
 }
 
 /* The TSV's kind column. */
 static const char *row_kind(const struct lab_driver *lab, int row)
 {
     static const char *const kinds[] = {"library", "cpu", "extra"};
-    return is_variant(lab, row) ? "variant" : kinds[lab->extras[row - lab->nvariants].kind];
+    return is_variant(lab, row) ? "variant"
+                                : kinds[lab->rows.extras[row - lab->rows.nvariants].kind];
 }
 
 static int wanted(const struct lab_driver *lab, const struct cli *c, int row)
@@ -51,7 +53,7 @@ static int wanted(const struct lab_driver *lab, const struct cli *c, int row)
 
 static void size_label(const struct lab_driver *lab, struct lab_size s, char *out, size_t size)
 {
-    if (lab->dims == 2)
+    if (lab->input.dims == 2)
         snprintf(out, size, "%zu x %zu", s.width, s.height);
     else
         snprintf(out, size, "n = %zu", s.n);
@@ -59,7 +61,7 @@ static void size_label(const struct lab_driver *lab, struct lab_size s, char *ou
 
 static void *setup(const struct lab_driver *lab, struct lab_size s, uint64_t seed)
 {
-    void *job = lab->setup(s, seed);
+    void *job = lab->job->setup(s, seed);
     if (!job) {
         fprintf(stderr, "%s: not enough memory for the inputs\n", lab->name);
         exit(1);
@@ -76,7 +78,7 @@ struct image {
 static void image_row(const void *p, size_t y, unsigned char *rgb)
 {
     const struct image *im = p;
-    im->lab->image_row(im->job, im->row, y, rgb);
+    im->lab->job->image_row(im->job, im->row, y, rgb);
 }
 
 /* After a row's check passed: its image at --png, if it has one and none was written. */
@@ -85,30 +87,40 @@ static int write_image(const struct lab_driver *lab, void *job, int row, const c
     struct image im = {lab, job, row};
     size_t width = 0, height = 0;
     const char *path = *png;
-    if (!path || !lab->image_size || !lab->image_size(job, row, &width, &height))
+    if (!path || !lab->job->image_size || !lab->job->image_size(job, row, &width, &height))
         return LAB_OK;
     *png = NULL; /* one image, or one try */
-    if (lab->write_png(lab->name, path, width, height, image_row, &im))
+    if (lab->cli.write_png(lab->name, path, width, height, image_row, &im))
         return LAB_WRONG;
     printf("%s: %s's image\n", path, row_name(lab, row));
     return LAB_OK;
 }
 
-static int run(const struct lab_driver *lab, const struct cli *c, struct lab_size s)
+/* The command line as the driver reads it: the lab's options, and its experiments chosen. */
+struct options {
+    const struct lab_driver *lab;
+    int *chosen; /* an entry per experiment */
+};
+
+static int run(const struct lab_driver *lab, const struct cli *c, const int *chosen,
+               struct lab_size s)
 {
     void *job = setup(lab, s, c->seed);
     char label[NAME_SIZE];
     const char *png = c->png;
     int failures = 0;
-    if (lab->intro)
-        lab->intro();
+    if (lab->cli.intro)
+        lab->cli.intro(s, c->seed);
+    for (int e = 0; e < lab->cli.nexperiments; e++)
+        if (chosen[e])
+            lab->cli.experiments[e].run(s, c->seed);
     size_label(lab, s, label, sizeof label);
     for (int r = 0; r < rows(lab); r++) {
         char why[WHY_SIZE] = "";
         int status;
         if (!wanted(lab, c, r) || is_kind(lab, r, LAB_ROW_CPU))
             continue;
-        status = lab->check(job, r, why, sizeof why);
+        status = lab->job->check(job, r, why, sizeof why);
         if (status == LAB_OK && write_image(lab, job, r, &png) != LAB_OK) {
             snprintf(why, sizeof why, "its image could not be written");
             status = LAB_WRONG;
@@ -121,13 +133,13 @@ static int run(const struct lab_driver *lab, const struct cli *c, struct lab_siz
             printf("%-24s %s: %s\n", row_name(lab, r), label, lab_strerror(status));
         failures += status != LAB_OK;
     }
-    lab->teardown(job);
+    lab->job->teardown(job);
     return failures ? 1 : 0;
 }
 
 static double work(const struct lab_driver *lab, void *job, int row)
 {
-    return lab->work ? lab->work(job, row) : 0.0;
+    return lab->job->work ? lab->job->work(job, row) : 0.0;
 }
 
 /* What time_gpu and time_cpu call: one launch of one row. */
@@ -140,7 +152,7 @@ struct timed {
 static int launch_once(void *p)
 {
     struct timed *t = p;
-    return t->lab->launch(t->job, t->row);
+    return t->lab->job->launch(t->job, t->row);
 }
 
 static int time_row(struct timed *t, int reps, struct timing *out)
@@ -158,24 +170,24 @@ static int time_tuned(struct timed *t, struct bench *b, struct lab_size s, int r
 {
     const struct lab_driver *lab = t->lab;
     *best = 0;
-    for (int k = 0; k < lab->ntunings; k++) {
+    for (int k = 0; k < lab->measure.ntunings; k++) {
         char name[NAME_SIZE];
         struct timing timing;
-        if (!lab->tune(t->job, t->row, lab->tunings[k]))
+        if (!lab->job->tune(t->job, t->row, lab->measure.tunings[k]))
             continue;
         if (time_row(t, reps, &timing) != LAB_OK)
             continue;
-        snprintf(name, sizeof name, "%s/%u", row_name(lab, t->row), lab->tunings[k]);
-        bench_row(b, lab->tuning, name, "variant", lab->tunings[k], s.n, lab->bytes(t->job, t->row),
-                  work(lab, t->job, t->row), &timing);
+        snprintf(name, sizeof name, "%s/%u", row_name(lab, t->row), lab->measure.tunings[k]);
+        bench_row(b, lab->measure.tuning, name, "variant", lab->measure.tunings[k], s.n,
+                  lab->job->bytes(t->job, t->row), work(lab, t->job, t->row), &timing);
         if (!*best || timing.median_ms < fastest->median_ms) {
-            *best = lab->tunings[k];
+            *best = lab->measure.tunings[k];
             *fastest = timing;
         }
     }
     if (!*best)
         return LAB_EINVAL;
-    lab->tune(t->job, t->row, *best);
+    lab->job->tune(t->job, t->row, *best);
     return LAB_OK;
 }
 
@@ -185,11 +197,11 @@ static int time_at(struct timed *t, struct bench *b, struct lab_size s, int reps
                    int main_size, struct timing *timing)
 {
     const struct lab_driver *lab = t->lab;
-    if (!is_variant(lab, t->row) || !lab->tunings)
+    if (!is_variant(lab, t->row) || !lab->measure.tunings)
         return time_row(t, reps, timing);
     if (main_size)
         return time_tuned(t, b, s, reps, best, timing);
-    if (!*best || !lab->tune(t->job, t->row, *best))
+    if (!*best || !lab->job->tune(t->job, t->row, *best))
         return LAB_EINVAL; /* no tuning worked at the main size */
     return time_row(t, reps, timing);
 }
@@ -214,19 +226,19 @@ static void bench_size(const struct lab_driver *lab, const struct cli *c, struct
         status = time_at(&t, b, s, c->reps, &best[t.row], ms != NULL, &timing);
         /* At the main size a time counts only for a right answer, checked after timing. */
         if (status == LAB_OK && ms && !is_kind(lab, t.row, LAB_ROW_CPU))
-            status = lab->check(t.job, t.row, why, sizeof why);
+            status = lab->job->check(t.job, t.row, why, sizeof why);
         if (status != LAB_OK) {
             printf("%-28s %s%s%s\n", row_name(lab, t.row), lab_strerror(status), *why ? ": " : "",
                    why);
             continue;
         }
         bench_row(b, series, row_name(lab, t.row), row_kind(lab, t.row),
-                  value ? value : best[t.row], s.n, lab->bytes(t.job, t.row),
+                  value ? value : best[t.row], s.n, lab->job->bytes(t.job, t.row),
                   work(lab, t.job, t.row), &timing);
         if (ms)
             ms[t.row] = timing.median_ms;
     }
-    lab->teardown(t.job);
+    lab->job->teardown(t.job);
 }
 
 /* The size from 2^10 (1D) or 256 x 256 (2D) up to the main size, or the lab's own
@@ -234,18 +246,19 @@ static void bench_size(const struct lab_driver *lab, const struct cli *c, struct
 static void sweep(const struct lab_driver *lab, const struct cli *c, struct bench *b,
                   struct lab_size s, unsigned *best)
 {
-    const char *best_note = lab->tunings ? ", each variant at its best above" : "";
-    if (lab->sweep_name) {
-        printf("\n%s sweep%s\n", lab->sweep_name, best_note);
-        for (int k = 0; k < lab->nsweep; k++) {
-            lab->sweep_set(lab->sweep_values[k]);
-            printf("%s %u\n", lab->sweep_name, lab->sweep_values[k]);
-            bench_size(lab, c, b, s, best, NULL, lab->sweep_name, lab->sweep_values[k]);
+    const char *best_note = lab->measure.tunings ? ", each variant at its best above" : "";
+    if (lab->measure.sweep_name) {
+        printf("\n%s sweep%s\n", lab->measure.sweep_name, best_note);
+        for (int k = 0; k < lab->measure.nsweep; k++) {
+            lab->measure.sweep_set(lab->measure.sweep_values[k]);
+            printf("%s %u\n", lab->measure.sweep_name, lab->measure.sweep_values[k]);
+            bench_size(lab, c, b, s, best, NULL, lab->measure.sweep_name,
+                       lab->measure.sweep_values[k]);
         }
         return;
     }
     printf("\nsize sweep%s\n", best_note);
-    if (lab->dims == 1) {
+    if (lab->input.dims == 1) {
         for (size_t n = 1u << 10; n <= s.n; n *= 4)
             bench_size(lab, c, b, (struct lab_size){n, 0, 0}, best, NULL, "sweep", 0);
         return;
@@ -259,12 +272,12 @@ static int bench(const struct lab_driver *lab, const struct cli *c, struct lab_s
     struct bench b;
     unsigned *best = calloc((size_t)rows(lab), sizeof *best);
     double *ms = calloc((size_t)rows(lab), sizeof *ms);
-    int status = bench_open(&b, lab->name, c->tsv, s.n * lab->elem_bytes, c->reps, lab->work_unit,
-                            lab->fp32_per_work);
+    int status = bench_open(&b, lab->name, c->tsv, s.n * lab->input.elem_bytes, c->reps,
+                            lab->measure.work_unit, lab->measure.fp32_per_work);
     if (status == LAB_OK) {
         bench_size(lab, c, &b, s, best, ms, "main", 0);
-        if (lab->report)
-            lab->report(&b, s, ms, best);
+        if (lab->cli.report)
+            lab->cli.report(&b, s, ms, best);
         if (c->sweep)
             sweep(lab, c, &b, s, best);
         bench_close(&b);
@@ -280,63 +293,102 @@ static struct lab_size chosen_size(const struct lab_driver *lab, const struct cl
 {
     struct lab_size s = {c->n, c->width, c->height};
     char max[NAME_SIZE];
-    if (lab->dims == 2) {
+    if (lab->input.dims == 2) {
         if (s.width > SIZE_MAX / s.height)
             cli_fail(c, "--width", "", "width x height does not fit in memory");
-        if (lab->max_side && (s.width > lab->max_side || s.height > lab->max_side)) {
-            int wide = s.width > lab->max_side;
+        if (lab->input.max_side &&
+            (s.width > lab->input.max_side || s.height > lab->input.max_side)) {
+            int wide = s.width > lab->input.max_side;
             char got[NAME_SIZE];
-            snprintf(max, sizeof max, "each side at most %zu", lab->max_side);
+            snprintf(max, sizeof max, "each side at most %zu", lab->input.max_side);
             snprintf(got, sizeof got, "%zu", wide ? s.width : s.height);
             cli_fail(c, wide ? "--width" : "--height", got, max);
         }
         s.n = s.width * s.height;
     }
-    snprintf(max, sizeof max, "at most %zu elements", lab->max_n);
-    if (s.n < lab->min_n)
-        cli_fail(c, lab->dims == 1 ? "--n" : "--width", "", "too few elements for this lab");
-    if (lab->max_n && s.n > lab->max_n)
-        cli_fail(c, lab->dims == 1 ? "--n" : "--width", "", max);
+    snprintf(max, sizeof max, "at most %zu elements", lab->input.max_n);
+    if (s.n < lab->input.min_n)
+        cli_fail(c, lab->input.dims == 1 ? "--n" : "--width", "", "too few elements for this lab");
+    if (lab->input.max_n && s.n > lab->input.max_n)
+        cli_fail(c, lab->input.dims == 1 ? "--n" : "--width", "", max);
     return s;
+}
+
+/* An option the driver does not know: one of the lab's experiments, or its own option. */
+static int lab_option(struct cli *c, const char *opt, const char *value)
+{
+    const struct options *o = c->owner;
+    for (int e = 0; e < o->lab->cli.nexperiments; e++)
+        if (!strcmp(opt, o->lab->cli.experiments[e].flag)) {
+            o->chosen[e] = 1;
+            return CLI_FLAG;
+        }
+    return o->lab->cli.option ? o->lab->cli.option(c, opt, value) : 0;
+}
+
+/* --help's lines of the lab: its options, then its experiments. */
+static char *lab_usage(const struct lab_driver *lab)
+{
+    const struct lab_cli *l = &lab->cli;
+    size_t size = (l->usage ? strlen(l->usage) : 0) + 1;
+    char *text, *at;
+    for (int e = 0; e < l->nexperiments; e++)
+        size += strlen(l->experiments[e].flag) + strlen(l->experiments[e].help) + 24;
+    if (!(at = text = calloc(size, 1)))
+        return NULL;
+    at += snprintf(at, size, "%s", l->usage ? l->usage : "");
+    for (int e = 0; e < l->nexperiments; e++)
+        at += snprintf(at, size - (size_t)(at - text), "  %-14s run: %s\n", l->experiments[e].flag,
+                       l->experiments[e].help);
+    return text;
 }
 
 int lab_main(const struct lab_driver *lab, int argc, char **argv)
 {
 #ifdef BACKEND_CPU
-    struct lab_size defaults = lab->cpu_size;
+    struct lab_size defaults = lab->input.cpu_size;
 #else
-    struct lab_size defaults = lab->size;
+    struct lab_size defaults = lab->input.size;
 #endif
     char tsv[NAME_SIZE];
     const char **names = calloc((size_t)rows(lab), sizeof *names);
     const char **teaches = calloc((size_t)rows(lab), sizeof *teaches);
+    struct options o = {lab, calloc((size_t)lab->cli.nexperiments + 1, sizeof(int))};
+    char *usage = lab_usage(lab);
     struct cli c = {.prog = lab->name,
-                    .dims = lab->dims,
+                    .dims = lab->input.dims,
                     .names = names,
                     .teaches = teaches,
                     .count = rows(lab),
-                    .usage = lab->usage,
-                    .option = lab->option,
+                    .usage = usage,
+                    .option = lab_option,
+                    .owner = &o,
                     .n = defaults.n,
                     .width = defaults.width,
                     .height = defaults.height,
                     .reps = 20,
                     .seed = 1,
                     .tsv = tsv,
-                    .images = lab->image_size != NULL,
-                    .max_side = lab->dims == 2 ? lab->max_side : 0};
+                    .images = lab->job->image_size != NULL,
+                    .max_side = lab->input.dims == 2 ? lab->input.max_side : 0};
     int status;
+    if (!names || !teaches || !o.chosen || !usage) {
+        fprintf(stderr, "%s: out of memory\n", lab->name);
+        return 1;
+    }
     setvbuf(stdout, NULL, _IOLBF, 0); /* a bench's line as each row is timed, through a pipe too */
     snprintf(tsv, sizeof tsv, "plots/data/%s.tsv", lab->name);
     for (int r = 0; r < rows(lab); r++) {
         names[r] = row_name(lab, r);
-        teaches[r] =
-            is_variant(lab, r) ? lab->variants[r].teaches : lab->extras[r - lab->nvariants].teaches;
+        teaches[r] = is_variant(lab, r) ? lab->rows.variants[r].teaches
+                                        : lab->rows.extras[r - lab->rows.nvariants].teaches;
     }
     cli_parse(&c, argc, argv);
-    status = !strcmp(c.command, "run") ? run(lab, &c, chosen_size(lab, &c))
+    status = !strcmp(c.command, "run") ? run(lab, &c, o.chosen, chosen_size(lab, &c))
                                        : bench(lab, &c, chosen_size(lab, &c));
     free(names);
     free(teaches);
+    free(o.chosen);
+    free(usage);
     return status;
 }

@@ -2,11 +2,12 @@
 # usage: common/new-lab.sh NN NAME      (make new-lab NN=02 NAME=mandelbrot)
 # A new lab from common/template/, in the shape of every lab, working from the start (its
 # two variants compute out = 2 x in): the solution with its markers and the skeleton made
-# from it, the header with the table of variants, launch.cu, main.c, reference.c, the
-# handout, the tests (and the host API's line for the grader's wall), the hidden tests, the
-# points of both, the catalogue of wrong and right submissions, the slides, and the lab's
-# row in README.md's table of labs. Replace the template's problem with the lab's own, one
-# variant at a time, keeping `make labNN test` green.
+# from it, the header with the table of variants, launch.cu, main.c with host.h and rows.c (the
+# command line and the bench's rows), reference.c, the handout, the tests (and the host API's
+# line for the grader's wall), the hidden tests, the points of both, the catalogue of wrong
+# and right submissions, the slides, and the lab's row in README.md's table of labs. Replace
+# the template's problem with the lab's own, one variant at a time, keeping `make labNN test`
+# green.
 nn=$1 name=$2
 case $nn in
 [0-9][0-9]) ;;
@@ -35,6 +36,8 @@ fill exercise.cu "solutions/$dir/$id.cu"
 fill lab.h "labs/$dir/$id.h"
 fill launch.cu "labs/$dir/launch.cu"
 fill main.c "labs/$dir/main.c"
+fill host.h "labs/$dir/host.h"
+fill rows.c "labs/$dir/rows.c"
 fill reference.c "labs/$dir/reference.c"
 fill README.md "labs/$dir/README.md"
 fill test.c "tests/test_lab${nn}_$id.c"
@@ -46,7 +49,8 @@ fill catalogue.py "tests/grader/catalogue/lab$nn.py"
 fill slides.md "slides/$dir.md"
 if command -v clang-format >/dev/null; then
     clang-format -i "solutions/$dir/$id.cu" "labs/$dir/$id.h" "labs/$dir/launch.cu" \
-        "labs/$dir/main.c" "labs/$dir/reference.c" "tests/test_lab${nn}_$id.c" \
+        "labs/$dir/main.c" "labs/$dir/host.h" "labs/$dir/rows.c" "labs/$dir/reference.c" \
+        "tests/test_lab${nn}_$id.c" \
         "tests/remote_lab${nn}_$id.c" "tests/hidden/test_lab${nn}_hidden.c"
 fi
 common/skeletons.sh write >/dev/null && echo "  labs/$dir/$id.cu (the skeleton)"

@@ -1,6 +1,6 @@
 /* A PNG file from an image's rows, through libpng: for the labs that draw images (lab02's
  * escape counts, lab03's ray-traced frames). Linked only into the binaries that hold a
- * lab's main.c: a lab names it in its lab.mk (labNN_MAIN_C := common/png_write.c, with
+ * lab's command line (main.c, rows.c): a lab names it in its lab.mk (labNN_MAIN_C := common/png_write.c, with
  * -lpng in labNN_MAIN_LIBS and libpng in labNN_NEEDS), so that the tests and the grader
  * never need libpng. (Not png.h: -I common would hide libpng's own header.) */
 #ifndef PNG_WRITE_H

@@ -37,8 +37,7 @@ double timing_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
-                struct timing *t)
+int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps, struct timing *t)
 {
     double *ms, last = 0, spent = 0;
     int status = LAB_OK, n = 0;

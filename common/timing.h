@@ -36,8 +36,7 @@ typedef int (*timing_clock)(timed_fn fn, void *ctx, void *clk, double *ms);
 /* What the timers share: the warm-ups and budgeted runs above on `clock`; TIMING_WARMUP
  * calls of fn (stopping at an error; the judge's clock); the summary of reps times in ms[]
  * (sorted in place). */
-int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
-                struct timing *t);
+int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps, struct timing *t);
 int timing_warm_up(timed_fn fn, void *ctx);
 double timing_now_ms(void); /* the monotonic wall clock */
 void timing_summarize(double *ms, int reps, struct timing *t);

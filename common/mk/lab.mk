@@ -10,7 +10,7 @@ TESTKIT_OBJ := $(B)/common/testkit.o $(B)/common/testkit_here.o
 # The grader's two halves (common/judge/remote.h): judge_labNN, the lab's tests and its CPU
 # reference without its kernels, built from the grader's files alone, plain C, in $(JB);
 # worker_labNN, the lab's code without the tests, which serves the judge's calls.
-# On a GPU, bench_labNN is the bench's judge: the lab's main.c and the driver, with the
+# On a GPU, bench_labNN is the bench's judge: the lab's command line and the driver, with the
 # worker's calls timed on the judge's own clock (judge/clock.cu) against its own copy and
 # device (device.cu); both are host code, which nvcc builds without kernels.
 JB := $(BUILD)/judge-$(BACKEND)
@@ -67,7 +67,10 @@ define LAB_RULES
 $(1)_EXERCISES := $$(notdir $$(filter labs/$(2)/%,$(EXERCISES)))
 $(1)_CU := $$(addprefix $(TREE)/$(2)/,$$($(1)_EXERCISES)) \
            $$(filter-out $$(addprefix labs/$(2)/,$$($(1)_EXERCISES)) $(CUDA_ONLY),$$(wildcard labs/$(2)/*.cu))
-$(1)_C := $$(filter-out labs/$(2)/main.c,$$(wildcard labs/$(2)/*.c))
+# The command line's files (main.c, and where the lab has them rows.c, its bench's job, and
+# experiments.c, the handout's experiments) go only into the CLI and the bench's judge.
+$(1)_HOST := $$(wildcard $$(addprefix labs/$(2)/,main.c rows.c experiments.c))
+$(1)_C := $$(filter-out $$($(1)_HOST),$$(wildcard labs/$(2)/*.c))
 $(1)_OBJS := $$($(1)_CU:%.cu=$(B)/%.o) $$($(1)_C:%.c=$(B)/%.o) $(COMMON_OBJS)
 $(1)_LINK = $(Q)$$(LINK) -o $$@ $$(filter %.o,$$^) $$(LDLIBS) $$(if $$(filter cuda,$(BACKEND)),$$($(1)_LIBS))
 $(1)_NVCC := $$(if $(NVCC_CHECKS),$$(patsubst %.cu,$(BUILD)/nvcc-check/$(TREE)/$(2)/%.ok,$$($(1)_EXERCISES)))
@@ -93,18 +96,19 @@ $$($(1)_CU:%.cu=$(B)/%.o): CULAB = $$($(1)_CUFLAGS)
 $$($(1)_CU:%.cu=$(B)/%.o): $(wildcard labs/$(2)/lab.mk)
 endif
 
-# A lab whose main.c needs more than the driver says so in its lab.mk, on every backend:
-# labNN_MAIN_CFLAGS for main.c's compiler, labNN_MAIN_LIBS for the links that hold main.c
-# (the CLI, and on a GPU the bench's judge), labNN_MAIN_C for common sources that only they
+# A lab whose command line needs more than the driver says so in its lab.mk, on every
+# backend: labNN_MAIN_CFLAGS for the compiler of main.c, rows.c and experiments.c,
+# labNN_MAIN_LIBS for the links that hold them (the CLI, and on a GPU the bench's judge), labNN_MAIN_C for common sources that only they
 # link (common/png_write.c), labNN_NEEDS for the packages of common/mk/packages.txt that
 # they need (lab02: -fopenmp, common/png_write.c, -lpng -lgomp, libpng). The tests, the
 # worker and the judge of the tests never see them.
-$(1)_MAIN_OBJS := $$($(1)_MAIN_C:%.c=$(B)/%.o)
-$(B)/labs/$(2)/main.o: CFLAGS += $$($(1)_MAIN_CFLAGS)
-$(JB)/labs/$(2)/main.o: JUDGE_CFLAGS += $$($(1)_MAIN_CFLAGS)
-$(B)/labs/$(2)/main.o $(JB)/labs/$(2)/main.o $$($(1)_MAIN_OBJS) $$($(1)_MAIN_C:%.c=$(JB)/%.o): | $$(addprefix $(BUILD)/.need-,$$($(1)_NEEDS))
+$(1)_MAIN_OBJS := $$($(1)_HOST:%.c=$(B)/%.o) $$($(1)_MAIN_C:%.c=$(B)/%.o)
+$(1)_MAIN_JOBJS := $$($(1)_HOST:%.c=$(JB)/%.o) $$($(1)_MAIN_C:%.c=$(JB)/%.o)
+$$($(1)_HOST:%.c=$(B)/%.o): CFLAGS += $$($(1)_MAIN_CFLAGS)
+$$($(1)_HOST:%.c=$(JB)/%.o): JUDGE_CFLAGS += $$($(1)_MAIN_CFLAGS)
+$$($(1)_MAIN_OBJS) $$($(1)_MAIN_JOBJS): | $$(addprefix $(BUILD)/.need-,$$($(1)_NEEDS))
 
-$$($(1)_BIN): $$($(1)_OBJS) $(B)/labs/$(2)/main.o $$($(1)_MAIN_OBJS) $$($(1)_NVCC) $(BACKEND_DEPS)
+$$($(1)_BIN): $$($(1)_OBJS) $$($(1)_MAIN_OBJS) $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK) $$($(1)_MAIN_LIBS)
 $$($(1)_TEST): $$($(1)_OBJS) $$(patsubst %.c,$(B)/%.o,$$(wildcard tests/test_$(1)_*.c)) $(TESTKIT_OBJ) $$($(1)_NVCC) $(BACKEND_DEPS)
 	$$($(1)_LINK)
@@ -128,7 +132,7 @@ $(1)-skeleton:
 	@common/expect-fail.sh $(B)/labs/$(2)/test_$(1)
 ifeq ($(BACKEND),cuda)
 $(1)_BENCH_JUDGE := $(JB)/labs/$(2)/bench_$(1)
-$$($(1)_BENCH_JUDGE): $(JB)/labs/$(2)/main.o $$($(1)_MAIN_C:%.c=$(JB)/%.o) $$(patsubst %.c,$(JB)/%.o,$$($(1)_C) $$($(1)_REMOTE)) $(BENCH_JUDGE_OBJS)
+$$($(1)_BENCH_JUDGE): $$($(1)_MAIN_JOBJS) $$(patsubst %.c,$(JB)/%.o,$$($(1)_C) $$($(1)_REMOTE)) $(BENCH_JUDGE_OBJS)
 	$(Q)$(NVCC) -o $$@ $$^ $(LDLIBS) $$($(1)_MAIN_LIBS)
 bench-judges: $$($(1)_BENCH_JUDGE)
 # bench: the main size, a line per row as it is timed; SWEEP=1 (and plot) the sweeps too

@@ -1,4 +1,4 @@
-/* lab00: hello from the GPU. The table of variants, the host API that main.c and the tests
+/* lab00: hello from the GPU. The table of variants, the host API that rows.c and the tests
  * call (launch.cu), and what hello.cu gives launch.cu. */
 #ifndef HELLO_H
 #define HELLO_H

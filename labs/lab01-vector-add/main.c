@@ -98,23 +98,19 @@ static double bytes(void *p, int row)
     return 3.0 * sizeof(float) * ((struct job *)p)->n;
 }
 
+static const struct lab_job vector_add_job = {
+    .setup = setup, .teardown = teardown, .launch = launch, .check = check, .bytes = bytes};
+
 int main(int argc, char **argv)
 {
     static const struct lab_driver lab = {
         .name = "lab01",
-        .dims = 1,
-        .size = {.n = 1u << 28},     /* 3 GiB moved: far beyond any L2 */
-        .cpu_size = {.n = 1u << 22}, /* checked in seconds by the CPU backend */
-        .elem_bytes = sizeof(float),
-        .variants = vector_add_variants,
-        .nvariants = ADD_VARIANTS,
-        .extras = extras,
-        .nextras = sizeof extras / sizeof extras[0],
-        .setup = setup,
-        .teardown = teardown,
-        .launch = launch,
-        .check = check,
-        .bytes = bytes,
+        .input = {.dims = 1,
+                  .size = {.n = 1u << 28},     /* 3 GiB moved: far beyond any L2 */
+                  .cpu_size = {.n = 1u << 22}, /* checked in seconds by the CPU backend */
+                  .elem_bytes = sizeof(float)},
+        .rows = {vector_add_variants, ADD_VARIANTS, LAB_LIST(extras)},
+        .job = &vector_add_job,
     };
     return lab_main(&lab, argc, argv);
 }

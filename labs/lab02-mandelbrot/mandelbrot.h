@@ -1,4 +1,4 @@
-/* lab02: mandelbrot. The table of variants, the host API that main.c and the tests call
+/* lab02: mandelbrot. The table of variants, the host API that rows.c and the tests call
  * (launch.cu), and the kernels of mandelbrot.cu that launch.cu launches. */
 #ifndef MANDELBROT_H
 #define MANDELBROT_H
@@ -92,7 +92,7 @@ int mandelbrot(enum mandelbrot_variant v, struct gpu_buf counts,
                const struct mandelbrot_image *img);
 
 /* reference.c: the CPU loop everything is checked against, in float (dbl 0) or double;
- * _rows computes rows row0 .. row0 + rows - 1 only (main.c's row on every core). */
+ * _rows computes rows row0 .. row0 + rows - 1 only (rows.c's row on every core). */
 void mandelbrot_cpu(unsigned *counts, const struct mandelbrot_image *img, int dbl);
 void mandelbrot_cpu_rows(unsigned *counts, const struct mandelbrot_image *img, int dbl, size_t row0,
                          size_t rows);

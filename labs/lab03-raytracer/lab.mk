@@ -1,6 +1,7 @@
-# lab03's main.c writes PNGs (common/png_write.c, libpng) and has a CPU row on every core
-# (OpenMP): its own flags, sources and libraries, for main.c alone (the tests, reference.c
-# and the judge stay plain).
+# lab03's command line writes PNGs (common/png_write.c, libpng) and has a CPU row on every
+# core (OpenMP, in rows.c): its own flags, sources and libraries, for the command line's
+# files alone (main.c, rows.c, experiments.c; the tests, reference.c and the judge stay
+# plain).
 lab03_MAIN_CFLAGS := -fopenmp
 lab03_MAIN_C := common/png_write.c
 lab03_MAIN_LIBS := -lpng -lgomp

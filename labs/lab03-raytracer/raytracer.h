@@ -1,4 +1,4 @@
-/* lab03: raytracer. The table of variants, the scene, the host API that main.c and the
+/* lab03: raytracer. The table of variants, the scene, the host API that rows.c and the
  * tests call (launch.cu), the ray-sphere arithmetic that the kernels and the CPU reference
  * share, and the kernels of raytracer.cu that launch.cu launches. */
 #ifndef RAYTRACER_H

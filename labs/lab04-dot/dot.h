@@ -1,5 +1,5 @@
 /* lab04: the dot product of two float vectors on the device. The table of variants, the
- * host API that main.c and the tests call (launch.cu), and what dot.cu gives launch.cu. */
+ * host API that rows.c and the tests call (launch.cu), and what dot.cu gives launch.cu. */
 #ifndef DOT_H
 #define DOT_H
 

@@ -1,5 +1,5 @@
 /* lab05: the 256-bin histogram of n bytes, 32-bit counts. The table of variants, the host
- * API that main.c and the tests call (launch.cu), and the kernels of histogram.cu that
+ * API that rows.c and the tests call (launch.cu), and the kernels of histogram.cu that
  * launch.cu launches. */
 #ifndef HISTOGRAM_H
 #define HISTOGRAM_H

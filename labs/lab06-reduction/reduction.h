@@ -1,4 +1,4 @@
-/* lab06: the sum of n int32 on the device. The table of variants, the host API that main.c
+/* lab06: the sum of n int32 on the device. The table of variants, the host API that rows.c
  * and the tests call (launch.cu), and what reduction.cu gives launch.cu. */
 #ifndef REDUCTION_H
 #define REDUCTION_H
@@ -57,7 +57,7 @@ struct reduce_facts {
 };
 static const struct reduce_facts reduce_facts[] = {REDUCE_TABLE(LAB_FACTS)};
 
-enum { REDUCE_THREADS = 256 }; /* the block size main.c and most tests use */
+enum { REDUCE_THREADS = 256 }; /* the block size rows.c and most tests use */
 
 /* 1 when variant v takes blocks of `threads` threads (its table row), else 0. */
 int reduce_threads_ok(enum reduce_variant v, unsigned threads);

@@ -1,5 +1,5 @@
 /* lab07: matrix transpose, out[c][r] = in[r][c]. The table of variants, the host API that
- * main.c and the tests call (launch.cu), and what transpose.cu gives launch.cu. Matrices are
+ * rows.c and the tests call (launch.cu), and what transpose.cu gives launch.cu. Matrices are
  * row-major on the device: `in` has `height` rows of `width` elements, its transpose has
  * `width` rows of `height` elements. */
 #ifndef TRANSPOSE_H

@@ -1,5 +1,5 @@
 /* lab08: the repeater, a small pattern tiled over a huge target. The table of variants, the
- * host API that main.c and the tests call (launch.cu), the CPU code of reference.c, and the
+ * host API that rows.c and the tests call (launch.cu), the CPU code of reference.c, and the
  * kernels of repeater.cu that launch.cu launches.
  *
  * Case 1 (tile): target[y][x] = repeater[y % rh][x % rw], a W x H target of floats, an

@@ -1,5 +1,5 @@
 /* lab09: the distance to the nearest white pixel of a binary mask, capped, then a profile
- * of it. The table of variants, the host API that main.c and the tests call (launch.cu),
+ * of it. The table of variants, the host API that rows.c and the tests call (launch.cu),
  * and the kernels of distance.cu that launch.cu launches.
  *
  * The definition. A mask of width x height bytes, white where nonzero. For each pixel p,

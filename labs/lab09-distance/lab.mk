@@ -1,4 +1,4 @@
-# lab09's main.c writes PNGs (common/png_write.c, libpng).
+# lab09's command line (rows.c) writes PNGs (common/png_write.c, libpng).
 lab09_MAIN_C := common/png_write.c
 lab09_MAIN_LIBS := -lpng
 lab09_NEEDS := libpng
