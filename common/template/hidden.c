@@ -19,41 +19,21 @@ static void check(int v, size_t n, size_t shift)
     size_t bytes = n * sizeof(float), all = (n + 2 * SPARE) * sizeof(float), bad;
     float *in = malloc(bytes + 1), *got = malloc(all), *want = malloc(all);
     struct gpu_buf din = gpu_alloc(bytes + shift * sizeof(float)), dout = gpu_alloc(all);
-    struct gpu_buf moved = {(float *)din.ptr + shift, bytes},
-                   out = {(float *)dout.ptr + SPARE, bytes};
-    testkit_case(
-        "%s, n = %zu, input at +%zu floats",
-        {
-            {
-                id
-            }
-        } _variants[v]
-            .name,
-        n, shift);
+    struct gpu_buf moved = {(float *)din.ptr + shift, bytes}, out = {(float *)dout.ptr + SPARE,
+                                                                     bytes};
+    testkit_case("%s, n = %zu, input at +%zu floats", {{id}}_variants[v].name, n, shift);
     testkit_floats(in, n, -1e3f, 1e3f);
     gpu_upload(moved, in, bytes);
     gpu_poison(dout);
     gpu_download(want, dout, all); /* the poison, where nothing may be written */
-    {
-        {
-            id
-        }
-    }
-    _cpu(in, want + SPARE, n);
+    {{id}}_cpu(in, want + SPARE, n);
     assert_status({{id}}(v, moved, out, n), LAB_OK);
     gpu_sync();
     gpu_download(got, dout, all);
     bad = lab_first_diff(got, want, n + 2 * SPARE, sizeof(float));
     if (bad < n + 2 * SPARE)
-        fail_msg(
-            "%s, n = %zu, input at +%zu floats: out[%td] = %g, want %g",
-            {
-                {
-                    id
-                }
-            } _variants[v]
-                .name,
-            n, shift, (ptrdiff_t)bad - SPARE, got[bad], want[bad]);
+        fail_msg("%s, n = %zu, input at +%zu floats: out[%td] = %g, want %g",
+                 {{id}}_variants[v].name, n, shift, (ptrdiff_t)bad - SPARE, got[bad], want[bad]);
     gpu_free(&din);
     gpu_free(&dout);
     free(in);
@@ -73,15 +53,4 @@ static const struct testkit_test tests[] = {
     TESTKIT_EACH(unaligned_edges),
 };
 
-TESTKIT_MAIN(
-    "lab{{NN}}_{{id}}_hidden", tests,
-    {
-        {
-            id
-        }
-    } _variants,
-    {
-        {
-            ID
-        }
-    } _VARIANTS)
+TESTKIT_MAIN("lab{{NN}}_{{id}}_hidden", tests, {{id}}_variants, {{ID}}_VARIANTS)

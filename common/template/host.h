@@ -7,17 +7,8 @@
 #include "{{id}}.h"
 
 /* The rows after the variants. */
-enum { CPU = {{ID}} _VARIANTS, ROWS };
-extern const struct lab_row extra_rows[ROWS -
-{
-    {
-        ID
-    }
-}_VARIANTS];
-extern const struct lab_job {
-    {
-        id
-    }
-} _job;
+enum { CPU = {{ID}}_VARIANTS, ROWS };
+extern const struct lab_row extra_rows[ROWS - {{ID}}_VARIANTS];
+extern const struct lab_job {{id}}_job;
 
 #endif

@@ -11,8 +11,8 @@ int main(int argc, char **argv)
                   .size = {.n = 1u << 28},     /* 2 GiB moved: far beyond any L2 */
                   .cpu_size = {.n = 1u << 22}, /* checked in seconds by the CPU backend */
                   .elem_bytes = sizeof(float)},
-        .rows = {{{id}} _variants, {{ID}} _VARIANTS, LAB_LIST(extra_rows)},
-        .job = &{{id}} _job,
+        .rows = {{{id}}_variants, {{ID}}_VARIANTS, LAB_LIST(extra_rows)},
+        .job = &{{id}}_job,
     };
     return lab_main(&lab, argc, argv);
 }

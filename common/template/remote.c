@@ -3,15 +3,7 @@
 #include "remote_api.h"
 #include "{{id}}.h"
 
-#define LAB_API(X)    \
-    X(int, {{id}},    \
-      VAL(            \
-          enum {      \
-              {       \
-                  id  \
-              }       \
-          } _variant, \
-          v),         \
-      BUF(in), BUF(out), VAL(size_t, n))
+#define LAB_API(X) \
+    X(int, {{id}}, VAL(enum {{id}}_variant, v), BUF(in), BUF(out), VAL(size_t, n))
 
 REMOTE_LAB(LAB_API)

@@ -5,12 +5,7 @@
 #include "rng.h"
 #include "host.h"
 
-const struct lab_row extra_rows[ROWS -
-{
-    {
-        ID
-    }
-}_VARIANTS] = {
+const struct lab_row extra_rows[ROWS - {{ID}}_VARIANTS] = {
     {"cpu (one core)", LAB_ROW_CPU, "the reference loop on one CPU core"},
 };
 
@@ -32,12 +27,7 @@ static void *setup(struct lab_size s, uint64_t seed)
     j->out = gpu_host_alloc(bytes);
     j->want = gpu_host_alloc(bytes);
     rng_floats(&r, j->in, s.n, -1.0f, 1.0f);
-    {
-        {
-            id
-        }
-    }
-    _cpu(j->in, j->want, s.n);
+    {{id}}_cpu(j->in, j->want, s.n);
     j->din = gpu_alloc(bytes);
     j->dout = gpu_alloc(bytes);
     gpu_upload(j->din, j->in, bytes);
@@ -59,20 +49,10 @@ static int launch(void *p, int row)
 {
     struct job *j = p;
     if (row == CPU) {
-        {
-            {
-                id
-            }
-        }
-        _cpu(j->in, j->out, j->n);
+        {{id}}_cpu(j->in, j->out, j->n);
         return LAB_OK;
     }
-    return {{id}}((enum {
-                      {
-                          id
-                      }
-                  } _variant)row,
-                  j->din, j->dout, j->n);
+    return {{id}}((enum {{id}}_variant)row, j->din, j->dout, j->n);
 }
 
 static int check(void *p, int row, char *why, size_t why_size)
@@ -97,8 +77,5 @@ static double bytes(void *p, int row)
     return 2.0 * sizeof(float) * ((struct job *)p)->n;
 }
 
-const struct lab_job {
-    {
-        id
-    }
-} _job = {.setup = setup, .teardown = teardown, .launch = launch, .check = check, .bytes = bytes};
+const struct lab_job {{id}}_job = {
+    .setup = setup, .teardown = teardown, .launch = launch, .check = check, .bytes = bytes};
