@@ -11,8 +11,8 @@ never sees, checks the outputs, and writes cmocka's JUnit XML where the worker c
 reach; it knows the device and the worker's build from the grader, never from the worker.
 The tests run in groups (groups.py), each test within a time limit of its own, so that a
 crash or a hang costs only the tests it touches. The grader scores each test from the lab's
-points file, and the list of tests comes from the test sources, so a lab's maximum is the
-same whether or not the student's code builds.
+points file, and the list of tests is the one its judges print (`--list`), so a lab's
+maximum is the same whether or not the student's code builds.
 
 The builds that judge each test (labgrade.py): on the CPU backend, AddressSanitizer and
 UBSan with the strict mode (a barrier or a warp mask that leaves out threads is an error),
@@ -59,8 +59,7 @@ from points import parse_points, points_for, read_points  # noqa: E402,F401
 from report import Lab  # noqa: E402,F401
 from run import (GpuTurns, judge_path, read_junit, run_limited, run_test,  # noqa: E402,F401
                  sanitizer_report, trim_report)
-from sources import (find_in_submission, find_labs, names_in_sources,  # noqa: E402,F401
-                     plain_env, test_sources)
+from sources import find_in_submission, find_labs, plain_env, test_sources  # noqa: E402,F401
 
 
 
@@ -255,12 +254,12 @@ class Shared:
     def __init__(self, labs):
         self.setup = tempfile.mkdtemp(prefix="grade-setup-", dir=wall.scratch_base())
         self.judges_dir = tempfile.mkdtemp(prefix="grade-judges-", dir=wall.scratch_base())
-        self.base, self.device, self.judges = None, {}, None
+        self.base, self.device, self.judges, self.names = None, {}, None, {}
         self.labs = labs
 
     def build(self, args, class_mode):
         ensure_runtimes(args)
-        self.judges, self.device = prepare_judges(args, self.labs, self.judges_dir)
+        self.judges, self.device, self.names = prepare_judges(args, self.labs, self.judges_dir)
         self.times = Times(args, self.device, self.labs)
         run.GPU.owners = gpu_owners(self.device.get("cuda", ""))
         if class_mode:  # the skeletons' workers: the common objects, built once for all
@@ -301,7 +300,7 @@ def grade_one(args, staged, what, out, shared, say=None):
             tree = student_tree(args.root, scratch)
         submission = overlay(args, staged, tree, labs)
         wall.own_tree(tree, ids.build, ids.group)
-        ctx = Context(scratch, tree, shared.judges, ids, shared.device)
+        ctx = Context(scratch, tree, shared.judges, ids, shared.device, shared.names)
         ctx.times = shared.times
         for num, labdir in labs.items():
             lab = grade_lab(args, ctx, num, labdir, submission.get(num))

@@ -98,6 +98,7 @@ def prepare_judges(args, labs, where):
                               "nothing was graded:\n" + compiler_message(log))
     wall.own_tree(where, wall.judge_id(), wall.judge_id())
     wall.own(where, wall.judge_id(), wall.judge_id(), 0o700)
+    names = list_tests(args, labs, tree, where)
     for backend, query in devices.items():
         devices[backend] = host_program(args, where, [query], "device-" + backend, backend)
     if args.backend == "cuda" and not devices["cuda"]:
@@ -105,7 +106,28 @@ def prepare_judges(args, labs, where):
                           "with BACKEND=cpu, or on a machine with a GPU")
     if racechecked(args):
         check_canary(args, where, os.path.join(tree, canary))
-    return tree, devices
+    return tree, devices, names
+
+
+def list_tests(args, labs, tree, where):
+    """The tests each judge runs, as it lists them itself (`--list`: no worker needed), so
+    that a lab's tests are those the compiler saw, whatever the student's code does:
+    {(lab, hidden, backend): [name, ...]}."""
+    names = {}
+    for backend in backends(args):
+        for num, labdir in labs.items():
+            for hidden in (False, True):
+                judge = os.path.join(tree, judge_path(args, labdir, "lab" + num, hidden, backend))
+                if not os.path.exists(judge):
+                    continue
+                tag = "list-%s-lab%s%s" % (backend, num, "-hidden" if hidden else "")
+                listed = host_program(args, where, [judge, "--list"], tag, backend, whole=True,
+                                      ok_only=True)
+                if not listed.split():
+                    raise GraderFault("the grader's judge %s lists no tests, so nothing was "
+                                      "graded" % os.path.relpath(judge, tree))
+                names[("lab" + num, hidden, backend)] = listed.split()
+    return names
 
 
 def check_canary(args, where, canary):
@@ -122,10 +144,11 @@ def check_canary(args, where, canary):
                               "(common/cpu/tsan-gcc). It said:\n%s" % (case, clip(said, 1500)))
 
 
-def host_program(args, where, cmd, tag, backend, whole=False):
+def host_program(args, where, cmd, tag, backend, whole=False, ok_only=False):
     """Runs one of the grader's own programs as the judge uid, with the worker's environment
     on backend (so that the CPU backend's virtual device is the worker's), and returns its
-    output: all of it with whole, else its first line, or "" when it failed."""
+    output: all of it with whole (unless ok_only and it failed), else its first line, or ""
+    when it failed."""
     log = os.path.join(where, tag + ".txt")
     env = plain_env(where, {"CUDA_CPU_STRICT": "1"} if backend == "cpu" else {})
     who = (wall.judge_id(), wall.judge_id()) if wall.ISOLATED else None
@@ -133,7 +156,7 @@ def host_program(args, where, cmd, tag, backend, whole=False):
         rc, _ = wall.finish(wall.spawn(cmd, where, env, out, who), 120)
     data = wall.read_bounded(log, 1 << 16)[0].decode("utf-8", errors="replace")
     if whole:
-        return data
+        return "" if ok_only and rc != 0 else data
     return data.splitlines()[0] if rc == 0 and data.strip() else ""
 
 

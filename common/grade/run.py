@@ -122,12 +122,13 @@ class Context:
     """Where one submission is graded: tree (its scratch tree, which its build uid owns and
     its group may enter), work (the grader's alone: logs), runs (a folder per test run, the
     worker's working folder), judges (the judges' tree, built once) and judge_runs (a folder
-    per test for the judge's XML), its ids, and device: {backend: the line of the device that
-    the grader queried itself (common/judge/device_query.c)}, which every judge gets."""
+    per test for the judge's XML), its ids, device: {backend: the line of the device that
+    the grader queried itself (common/judge/device_query.c)}, which every judge gets, and
+    names: {(lab, hidden, backend): the tests its judge lists}."""
 
-    def __init__(self, scratch, tree, judges, ids, device):
+    def __init__(self, scratch, tree, judges, ids, device, names):
         self.scratch, self.tree, self.judges = scratch, tree, judges
-        self.ids, self.device = ids, device
+        self.ids, self.device, self.names = ids, device, names
         self.work = os.path.join(scratch, "work")
         self.runs = os.path.join(scratch, "runs")
         self.judge_runs = tempfile.mkdtemp(prefix="runs-", dir=os.path.dirname(judges))

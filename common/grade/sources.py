@@ -1,6 +1,6 @@
-"""The grader's view of the trees: which labs and tests there are (from the test sources,
-so that a lab's maximum is the same whether or not a submission builds), which files a
-student writes, and the copies that judges and workers are built in.
+"""The grader's view of the trees: which labs and test files there are (the tests in them
+the judges list: prepare.list_tests), which files a student writes, and the copies that
+judges and workers are built in.
 """
 import errno
 import glob
@@ -43,73 +43,6 @@ def test_sources(root, lab, hidden=False):
         return []
     return sorted(os.path.join(where, f) for f in os.listdir(where)
                   if f.startswith("test_%s_" % lab) and f.endswith(".c"))
-
-
-def names_in_sources(paths, backend="cpu", given_only=False):
-    """Test names from the test files' lists, as `--list` prints them, whether or not the
-    student's code builds (so a lab's maximum score is the same when it does not):
-    TESTKIT_HOST/GIVEN/TEST(name), for TESTKIT_VARIANTS(f) one test per variant of the lab's
-    table (the X(ID, "name", ...) rows of the headers the file includes, found beside it in
-    labs/*/ or common/), for TESTKIT_EACH(f) one named f.VARIANT per variant, and for
-    TESTKIT_EACH_EXCEPT(f, ID, ...) the same but for the variants ID, ...; entries under
-    #ifdef BACKEND_CUDA (or BACKEND_CPU) count on that backend only. given_only: those that
-    may pass in a skeleton (HOST and GIVEN), as `--list-given` prints them."""
-    names = []
-    kinds = "HOST|GIVEN" if given_only else "HOST|GIVEN|TEST|VARIANTS|EACH|EACH_EXCEPT"
-    for p in paths:
-        with open(p, encoding="utf-8", errors="replace") as f:
-            text = backend_lines(f.read(), backend)
-        for kind, name, rest in re.findall(r"TESTKIT_(%s)\(\s*(\w+)\s*(?:,([^)]*))?\)" % kinds,
-                                           text):
-            if kind == "VARIANTS":
-                found = variant_names(p, text)
-            elif kind.startswith("EACH"):
-                out = re.findall(r"\w+", rest)
-                found = ["%s.%s" % (name, v) for ident, v in variant_table(p, text)
-                         if ident not in out]
-            else:
-                found = [name]
-            names += [n for n in found if n not in names]
-    return names
-
-
-def backend_lines(text, backend):
-    """text without the lines that #ifdef BACKEND_CUDA / BACKEND_CPU (and #ifndef, #else)
-    leave out on this backend; other conditionals are kept whole."""
-    defined = {"BACKEND_CUDA": backend == "cuda", "BACKEND_CPU": backend == "cpu"}
-    stack, kept = [], []  # per open #if: whether its lines are kept (None: not ours)
-    for line in text.splitlines():
-        m = re.match(r"\s*#\s*(ifdef|ifndef|if|else|elif|endif)\b\s*(\w*)", line)
-        if m and m.group(1) in ("ifdef", "ifndef"):
-            mine = m.group(2) in defined
-            stack.append(None if not mine else defined[m.group(2)] == (m.group(1) == "ifdef"))
-        elif m and m.group(1) == "if":
-            stack.append(None)
-        elif m and m.group(1) in ("else", "elif") and stack and stack[-1] is not None:
-            stack[-1] = not stack[-1]
-        elif m and m.group(1) == "endif" and stack:
-            stack.pop()
-        elif all(k is not False for k in stack):
-            kept.append(line)
-    return "\n".join(kept)
-
-
-def variant_table(test_path, text):
-    """The variant table in the headers that a test file includes: (ID, name) a row."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(test_path)))
-    if os.path.basename(root) == "tests":  # tests/hidden/
-        root = os.path.dirname(root)
-    rows = []
-    for header in re.findall(r'#include\s+"([\w.]+\.h)"', text):
-        for path in glob.glob(os.path.join(root, "labs", "*", header)):
-            with open(path, encoding="utf-8", errors="replace") as f:
-                rows += re.findall(r'\bX\(\s*(\w+)\s*,\s*"(\w+)"', f.read())
-    return rows
-
-
-def variant_names(test_path, text):
-    """The names of the variant table in the headers that a test file includes."""
-    return [name for _, name in variant_table(test_path, text)]
 
 
 def exercise_names(root, labdir):

@@ -12,7 +12,7 @@ else
 # committed plots and slides drawn from their sources as they are now, nvcc
 # builds everything, the CPU backend's own tests, every solution's tests (on the CPU backend
 # under AddressSanitizer and UBSan, as every `make labNN test` there), every points line
-# scoring a test (common/grade/check_points.py).
+# scoring a test of the judges of either backend (common/grade/check_points.py).
 # Each step prints its own lines, then the seconds it took (common/step.sh).
 STEP = @common/step.sh
 test:
@@ -22,7 +22,9 @@ test:
 	$(STEP) test-new-lab $(MAKE) --no-print-directory test-new-lab
 	$(STEP) test-cpu-backend $(MAKE) --no-print-directory test-cpu-backend
 	$(STEP) "the solutions' tests" $(MAKE) --no-print-directory SOLUTION=1 $(NUMS:=-test)
-	$(STEP) check-points python3 common/grade/check_points.py $(B) $(BACKEND)
+	$(STEP) check-points sh -c '$(MAKE) -s --no-print-directory BACKEND=cpu judges && \
+	  $(MAKE) -s --no-print-directory BACKEND=cuda judges && \
+	  python3 common/grade/check_points.py $(B) $(BACKEND) $(BUILD)'
 	$(STEP) skeletons-fail $(MAKE) --no-print-directory skeletons-fail
 	@echo "make test: all passed"
 endif

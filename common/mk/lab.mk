@@ -119,6 +119,9 @@ $$($(1)_JUDGE): $$($(1)_JUDGE_OBJS) $$(patsubst %.c,$(JB)/%.o,$$(wildcard tests/
 $$($(1)_JUDGE_HIDDEN): $$($(1)_JUDGE_OBJS) $$(patsubst %.c,$(JB)/%.o,$$(wildcard tests/hidden/test_$(1)_*.c))
 	$(Q)$(CC) -o $$@ $$^ $(LDLIBS)
 
+# Every judge of the backend (check_points.py reads their --list).
+judges: $$($(1)_JUDGE) $$(if $$(wildcard tests/hidden/test_$(1)_*.c),$$($(1)_JUDGE_HIDDEN))
+
 .PHONY: $(1) $(1)-test $(1)-run $(1)-bench $(1)-plot $(1)-sanitize $(1)-profile $(1)-skeleton
 $(1): $(if $(ACTION_GOALS),,$$($(1)_BIN) $$($(1)_TEST))
 	@:
@@ -178,5 +181,5 @@ plot: $(NUMS:=-plot) plots-reference
 sanitize: $(NUMS:=-sanitize)
 profile: $(NUMS:=-profile)
 endif
-.PHONY: all run bench plot sanitize profile bench-judges
+.PHONY: all run bench plot sanitize profile bench-judges judges
 all: $(NUMS)

@@ -132,6 +132,17 @@ def by_name(results):
     return {t["name"]: t for t in results["tests"]}
 
 
+def judge_names(lab, labdir, hidden, backend, given=False):
+    """A lab's tests as its judge for backend lists them (built here: a judge is plain C,
+    the tests without the kernels, which needs no GPU and no nvcc); given: those that may
+    pass on a skeleton (--list-given)."""
+    judge = grade.judge_path(argparse.Namespace(backend=backend), labdir, lab, hidden)
+    subprocess.run(["make", "--no-print-directory", "-s", "BACKEND=" + backend, judge], cwd=ROOT,
+                   env=clean_env(), check=True, stdout=subprocess.DEVNULL)
+    return subprocess.run([os.path.join(ROOT, judge), "--list-given" if given else "--list"],
+                          check=True, stdout=subprocess.PIPE, universal_newlines=True).stdout.split()
+
+
 class PointsFile(unittest.TestCase):
     def test_tests_perf_bench_and_defaults(self):
         p = grade.parse_points("# comment\none 2\ntwo 0.5 hidden  # why\n"
@@ -162,8 +173,8 @@ class PointsFile(unittest.TestCase):
                     self.assertEqual(p["warnings"], [])
                     lab = f[:-len(".txt")]
                     self.assertIn(lab[3:], labs)
-                    sources = grade.test_sources(ROOT, lab, where == "hidden")
-                    names = grade.names_in_sources(sources) + grade.names_in_sources(sources, "cuda")
+                    names = judge_names(lab, labs[lab[3:]], where == "hidden", "cpu") + \
+                        judge_names(lab, labs[lab[3:]], where == "hidden", "cuda")
                     self.assertEqual([t for t in p["tests"]  # a line or pattern per real test
                                       if not fnmatch.filter(names, t)], [])
                     labdir = os.path.join(ROOT, "labs", labs[lab[3:]])
@@ -276,43 +287,15 @@ class Parts(unittest.TestCase):
         self.write("other/k.cu")  # two candidates and none where expected: ambiguous
         self.assertIsNone(grade.find_in_submission(self.tmp, "lab01-x", "k.cu"))
 
-    def test_test_names_from_sources(self):
-        self.write("labs/lab99-x/x.h", '#define X_TABLE(X) \\\n    X(X_FAST, "fast", "why", 1) \\\n'
-                   '    X(X_SLOW, "slow",\n      "why", 0)\n')
-        path = self.write("tests/test_lab99_x.c", '#include "x.h"\n'
-                          "static const struct testkit_test tests[] = {\n"
-                          "    TESTKIT_HOST(ref), TESTKIT_GIVEN(args),\n#ifdef BACKEND_CUDA\n"
-                          "    TESTKIT_GIVEN(lib),\n#else\n    TESTKIT_TEST(cpu),\n#endif\n"
-                          "#ifndef NDEBUG\n    TESTKIT_VARIANTS(works), TESTKIT_TEST(other),\n"
-                          "#endif\n    TESTKIT_EACH(twice),\n#ifdef BACKEND_CPU\n"
-                          "    TESTKIT_EACH_EXCEPT(far, X_SLOW),\n#else\n    TESTKIT_EACH(far),\n"
-                          "#endif\n};")
-        each = ["twice.fast", "twice.slow"]
-        self.assertEqual(grade.names_in_sources([path]),
-                         ["ref", "args", "cpu", "fast", "slow", "other"] + each + ["far.fast"])
-        self.assertEqual(grade.names_in_sources([path], "cuda"),
-                         ["ref", "args", "lib", "fast", "slow", "other"] + each +
-                         ["far.fast", "far.slow"])
-        self.assertEqual(grade.names_in_sources([path], given_only=True), ["ref", "args"])
-
-    def test_names_from_sources_are_the_judges(self):
-        """The names read from our test sources are those that each lab's judges run (their
-        --list, which needs no worker), on this backend."""
-        if BACKEND != "cpu" or not shutil.which("gcc"):
-            self.skipTest("the judges of the CPU backend")
-        args = argparse.Namespace(backend="cpu")
-        for num, labdir in grade.find_labs(ROOT).items():
-            for hidden in (False, True):
-                sources = grade.test_sources(ROOT, "lab" + num, hidden)
-                if not sources:
-                    continue
-                judge = grade.judge_path(args, labdir, "lab" + num, hidden)
-                subprocess.run(["make", "--no-print-directory", "-s", "BACKEND=cpu", judge],
-                               cwd=ROOT, env=clean_env(), check=True, stdout=subprocess.DEVNULL)
-                listed = subprocess.run([os.path.join(ROOT, judge), "--list"], check=True,
-                                        stdout=subprocess.PIPE, universal_newlines=True).stdout
-                with self.subTest(judge=judge):
-                    self.assertEqual(grade.names_in_sources(sources, "cpu"), listed.split())
+    def test_judges_list_backend_only_tests(self):
+        """The grader takes a lab's tests from its judges' --list: each backend's judge lists
+        the tests compiled for it (lab07's cuBLAS reference only on a GPU)."""
+        labdir = grade.find_labs(ROOT)["07"]
+        cpu, cuda = (judge_names("lab07", labdir, False, b) for b in ("cpu", "cuda"))
+        self.assertNotIn("reference_cublas", cpu)
+        self.assertIn("reference_cublas", cuda)
+        self.assertEqual(set(cpu) - set(cuda), set())
+        self.assertIn("args_rejected", judge_names("lab07", labdir, False, "cpu", given=True))
 
     def test_points_by_pattern(self):
         table = grade.parse_points("twice.fast 3\ntwice.* 0.5 hidden\n")["tests"]
@@ -522,9 +505,9 @@ class GradingBase(unittest.TestCase):
         """The tests of the student's code: all but those the test files mark as checking
         given code (TESTKIT_HOST, TESTKIT_GIVEN)."""
         given = set()
+        labdir = grade.find_labs(ROOT)["01"]
         for hidden in (False, True):
-            given |= set(grade.names_in_sources(grade.test_sources(ROOT, "lab01", hidden),
-                                                given_only=True))
+            given |= set(judge_names("lab01", labdir, hidden, BACKEND, given=True))
         return {n: t for n, t in self.tests.items() if t["max_score"] > 0
                 and n.split()[-1].split("/")[-1] not in given}
 
