@@ -21,7 +21,10 @@ lab, whose rows have a work unit):
     work_per_s  useful work a second (billions)   pct_fp32  % of the FP32 ceiling
     step        speedup over the variant above  cumulative  speedup over the first row
     pub_ms, pub_gbs, pub_step, pub_cumulative   published figures for the same variant, as
-                published, from plots/reference/LAB-published.tsv (its comment says whose)
+                published, from plots/reference/LAB-published.tsv (its comment says whose):
+                those of the first device there with figures for one of the table's rows,
+                or of the device named after an @ (pub_ms@GK107), so that a table can show
+                several devices side by side
 A caption line above the table names the device, date, size, peak and copy.
 
     <!-- table summary [LAB=VARIANT...] -->
@@ -47,6 +50,7 @@ COMPUTE_COLS = "variant,ms,work_per_s,pct_fp32"
 TITLES = {"variant": "variant", "numbered": "kernel", "threads": "threads", "ms": "ms",
           "gbs": "GB/s", "pct_peak": "% of peak", "pct_copy": "% of copy", "step": "step",
           "cumulative": "cumulative", "work_per_s": "G/s", "pct_fp32": "% of FP32"}
+PUB_TITLES = {"pub_ms": "ms", "pub_gbs": "GB/s", "pub_step": "step", "pub_cumulative": "cumulative"}
 
 
 class TableError(Exception):
@@ -66,8 +70,13 @@ def main_rows(lab):
 
 
 def published(lab):
+    """The published figures, {variant: {device: row}}, and the devices in the TSV's order."""
     path = os.path.join(REFERENCE, lab + "-published.tsv")
-    return {r["variant"]: r for r in read_tsv(path)} if os.path.exists(path) else {}
+    table, devices = {}, []
+    for r in read_tsv(path) if os.path.exists(path) else []:
+        table.setdefault(r["variant"], {})[r["device"]] = r
+        devices += [] if r["device"] in devices else [r["device"]]
+    return table, devices
 
 
 def pick(rows, spec):
@@ -93,11 +102,10 @@ def ratio(before, now):
     return "%.2fx" % (float(before) / float(now)) if before and now else ""
 
 
-def cells(rows, cols, pub):
-    """The table's cells, a list per row."""
+def cells(rows, cols, pub, device):
+    """The table's cells, a list per row; a pub_ column without @DEVICE is device's."""
     out = []
     for i, r in enumerate(rows):
-        p = pub.get(r["variant"], {})
         above = rows[i - 1] if i else None
         value = {
             "variant": r["variant"],
@@ -113,11 +121,12 @@ def cells(rows, cols, pub):
             "cumulative": ratio(rows[0]["ms_median"], r["ms_median"]),
             "work_per_s": "%.3g" % (float(r.get("work_per_s") or 0) / 1e9),
             "pct_fp32": "%.1f" % float(r.get("pct_fp32") or 0),
-            "pub_ms": ms(p.get("ms")),
-            "pub_gbs": p.get("gbs", ""),
-            "pub_step": p.get("step", ""),
-            "pub_cumulative": p.get("cumulative", ""),
         }
+        for c in cols:
+            if c.startswith("pub_"):
+                p = pub.get(r["variant"], {}).get(c.partition("@")[2] or device, {})
+                field = c.partition("@")[0][len("pub_"):]
+                value[c] = ms(p.get("ms")) if field == "ms" else p.get(field, "")
         out.append([value[c] for c in cols])
     return out
 
@@ -165,18 +174,22 @@ def lab_table(args):
                 "`plots/data/%s.tsv` goes to `plots/reference/`." % (lab, lab)]
     rows = main_rows(lab)
     cols = options.get("cols", COMPUTE_COLS if unit(rows) else DEFAULT_COLS).split(",")
-    pub = published(lab)
-    device = next(iter(pub.values()), {}).get("device", "published")
-    titles = dict(TITLES, pub_ms=device + " ms", pub_gbs=device + " GB/s",
-                  pub_step=device + " step", pub_cumulative=device + " cumulative")
+    chosen = pick(rows, options.get("rows"))
+    pub, devices = published(lab)
+    device = next((d for d in devices if any(d in pub.get(r["variant"], {}) for r in chosen)),
+                  devices[0] if devices else "published")
+    titles = dict(TITLES)
+    for c in cols:
+        field, _, named = c.partition("@")
+        if field in PUB_TITLES and (not named or named in devices):
+            titles[c] = "%s %s" % (named or device, PUB_TITLES[field])
     if unit(rows):
         titles["work_per_s"] = "G %s/s" % unit(rows)
     bad = [c for c in cols if c not in titles]
     if bad:
         raise TableError("unknown column %s" % ", ".join(bad))
     lines = [] if options.get("caption") == "no" else [caption(lab, rows), ""]
-    return lines + markdown([titles[c] for c in cols], cells(pick(rows, options.get("rows")),
-                                                             cols, pub))
+    return lines + markdown([titles[c] for c in cols], cells(chosen, cols, pub, device))
 
 
 def summary_table(args):
