@@ -1,4 +1,5 @@
 /* The bench table and its TSV: every lab reports in the same shape. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -32,15 +33,19 @@ int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t co
     b->work_unit = work_unit;
     b->fp32_per_work = fp32_per_work;
     strftime(b->date, sizeof b->date, "%Y-%m-%d", gmtime(&now));
-    if ((status = gpu_query(&b->gpu)) != LAB_OK)
-        return status;
-    if ((status = time_copy(copy_bytes, reps, &copy)) != LAB_OK)
-        return status;
-    b->copy_gbs = gbs(2.0 * copy_bytes, copy.median_ms);
-    if (!(b->tsv = fopen(tsv_path, "w"))) {
-        perror(tsv_path);
+    if (!(b->tsv = fopen(tsv_path, "w"))) { /* before anything is timed */
+        fprintf(stderr,
+                "%s bench: cannot write %s (%s): run it from the repository's root, as make "
+                "%s bench does, or give --tsv PATH\n",
+                lab, tsv_path, strerror(errno), lab);
         return LAB_EINVAL;
     }
+    if ((status = gpu_query(&b->gpu)) != LAB_OK ||
+        (status = time_copy(copy_bytes, reps, &copy)) != LAB_OK) {
+        fclose(b->tsv);
+        return status;
+    }
+    b->copy_gbs = gbs(2.0 * copy_bytes, copy.median_ms);
     fprintf(b->tsv, "series\tlab\tvariant\tkind\ttuning\tn\tbytes\tms_median\tms_min\tms_max"
                     "\tgbs\tpct_peak\tpeak_gbs\tcopy_gbs\tdevice\tdate"
                     "\twork\twork_unit\twork_per_s\tpct_fp32\twork_ceiling\tfp32_per_work\n");
