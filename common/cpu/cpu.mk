@@ -66,7 +66,7 @@ $(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_DIR)
 	$(Q)ld -r -o $(@D)/runtime.o $(patsubst %,$(@D)/%.o,$(CPU_RUNTIME_CORE))
 	$(Q)rm -f $@ && ar rcs $@ $(patsubst %,$(@D)/%.o,runtime $(CPU_RUNTIME_PARTS))
 
-$(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp
+$(BUILD)/cpu/cucc-rewrite: $(CPU_DIR)/rewrite.cpp $(CPU_DIR)/rewrite_lex.h
 	@mkdir -p $(@D)
 	$(Q)g++ -std=c++17 -O2 -Wall -Wextra $< -o $@
 
@@ -100,6 +100,7 @@ test-cpu-backend: $(CPU_TEST)
 	@python3 common/run_tests.py --label "test-cpu-backend$(RACE_LABEL)" --no-list $(if $(V),--verbose) $(CPU_TEST)
 ifeq ($(BACKEND)$(RACECHECK),cpu)
 	@tests/test_cucc_flags.sh $(CPU_DIR)/cucc $(BUILD)/cpu
+	@tests/test_cucc_rewrite.sh $(CPU_DIR)/cucc $(BUILD)/cpu/cucc-rewrite $(BUILD)/cpu
 endif
 
 # Switch, barrier and reduction costs, as recorded in common/cpu/README.md: the plain build
