@@ -1,0 +1,159 @@
+/* lab11: scan (prefix sums) of int32 on the device. The table of variants, the host API that
+ * rows.c and the tests call (launch.cu), and the kernels of scan.cu that launch.cu launches. */
+#ifndef SCAN_H
+#define SCAN_H
+
+#include <stddef.h>
+#include "gpu.h"
+#include "lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a variant computes: a scan of ints (scan()), the seed's streaming threshold of an 8-bit
+ * image (threshold()), or the compaction of an image's bright pixels (compact()). */
+enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT };
+
+/* The variants, in the handout's order. A row: the enum constant, the name (tests,
+ * --variant, bench rows, points), its launch facts, what it teaches. The facts:
+ *   job      what it computes (enum scan_job)
+ *   threads  the block size launch.cu gives it (threshold_pixel: its width, 32 x block_rows)
+ *   items    consecutive elements a thread takes (a tile is threads x items elements)
+ *   grid     0: one block walks the tiles one after another, carrying the running total;
+ *            1: blocks side by side (scans: joined across blocks, with scan_scratch_bytes) */
+// clang-format off
+#define SCAN_TABLE(X)                                       /* job threads items grid */ \
+    X(SCAN_HILLIS_STEELE, "hillis_steele",           (SCAN_JOB_SCAN,      256, 1, 0), \
+      "1: one block; log2(B) steps over a double buffer: n log2(B) adds")               \
+    X(SCAN_BLELLOCH, "blelloch",                     (SCAN_JOB_SCAN,      256, 2, 0), \
+      "2: one block; up-sweep and down-sweep: 2n adds, twice the steps")                \
+    X(SCAN_BLELLOCH_PADDED, "blelloch_padded",       (SCAN_JOB_SCAN,      256, 2, 0), \
+      "3: the same with a word of padding every 32: no bank conflicts")                 \
+    X(SCAN_WARP_SHUFFLE, "warp_shuffle",             (SCAN_JOB_SCAN,      256, 1, 0), \
+      "4: one block; __shfl_up_sync in each warp, warp totals via shared memory")       \
+    X(SCAN_THREE_PHASE, "three_phase",               (SCAN_JOB_SCAN,      256, SCAN_ITEMS, 1), \
+      "5: a block per tile: tile sums, their scan, added back: 3 launches, 4n ints")    \
+    X(SCAN_DECOUPLED_LOOKBACK, "decoupled_lookback", (SCAN_JOB_SCAN,      256, SCAN_ITEMS, 1), \
+      "6: one pass: tiles publish sums and prefixes behind flags: 2n ints")             \
+    X(SCAN_THRESHOLD_PIXEL, "threshold_pixel",       (SCAN_JOB_THRESHOLD,  32, 1, 1), \
+      "7: max(pixel, t), a pixel a thread in blocks of 32 x rows")                      \
+    X(SCAN_THRESHOLD_WARP_ROW, "threshold_warp_row", (SCAN_JOB_THRESHOLD, 128, 1, 1), \
+      "8: a warp a row, its lanes striding along it")                                    \
+    X(SCAN_THRESHOLD_SIMD, "threshold_simd",         (SCAN_JOB_THRESHOLD, 128, 4, 1), \
+      "9: a warp a row, 4 pixels a lane in one word by __vmaxu4")                        \
+    X(SCAN_COMPACT, "compact",                       (SCAN_JOB_COMPACT,   256, SCAN_ITEMS, 1), \
+      "10: the bright pixels' indices, in order: predicate, scan and scatter in one pass")
+// clang-format on
+
+/* The elements each thread of the tiled kernels scans one after another (their kernels
+ * have it as a constant: a register array). */
+enum { SCAN_ITEMS = 4 };
+
+enum scan_variant { SCAN_TABLE(LAB_ENUM) SCAN_VARIANTS };
+static const struct lab_variant scan_variants[] = {SCAN_TABLE(LAB_VARIANT)};
+struct scan_facts {
+    enum scan_job job;
+    unsigned threads, items, grid;
+};
+static const struct scan_facts scan_facts[] = {SCAN_TABLE(LAB_FACTS)};
+
+enum scan_mode {
+    SCAN_INCLUSIVE, /* out[i] = in[0] + ... + in[i] */
+    SCAN_EXCLUSIVE  /* out[i] = in[0] + ... + in[i - 1]; out[0] = 0 */
+};
+
+/* The look-back's flags (scan_decoupled_lookback): a tile's word in `flags` says which of its
+ * sums is published; launch.cu zeroes them (SCAN_FLAG_NONE) before each launch. */
+enum { SCAN_FLAG_NONE = 0, SCAN_FLAG_AGGREGATE = 1, SCAN_FLAG_PREFIX = 2 };
+
+/* Bytes of device scratch that scan or compact needs for n elements with variant v (the tile
+ * sums of three_phase; the ticket, flags and sums of decoupled_lookback and compact); 0 for
+ * the one-block variants, the thresholds, n == 0 or a bad variant. */
+size_t scan_scratch_bytes(enum scan_variant v, size_t n);
+
+/* out[0..n) = the scan of in[0..n) (mode: inclusive or exclusive), int32 adds as the GPU does
+ * them (the tests keep every prefix inside the int range: a signed overflow is undefined
+ * in C++, and UBSan stops it on the CPU backend). out must not overlap in. n == 0 does
+ * nothing. Returns LAB_OK, LAB_EINVAL (bad variant or mode, a NULL buffer or n beyond it, a
+ * NULL or too small scratch where v needs one, more than 2^31 - 1 tiles) or LAB_ECUDA.
+ * Asynchronous, like a kernel launch. */
+int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in, struct gpu_buf out, size_t n,
+         struct gpu_buf scratch);
+
+/* library.cu, CUDA builds only: cub::DeviceScan::InclusiveSum or ExclusiveSum on the same
+ * buffers. Call with temp.ptr NULL first: *temp_bytes receives the scratch CUB needs. */
+int scan_cub(enum scan_mode mode, struct gpu_buf in, struct gpu_buf out, size_t n,
+             struct gpu_buf temp, size_t *temp_bytes);
+
+/* dst = max(src, thr), pixel by pixel, for 8-bit images of width x height pixels whose rows
+ * start pitch bytes apart in both (pitch >= width; the bytes between width and pitch are
+ * left alone). threshold_pixel runs blocks of 32 x block_rows threads (block_rows 1..32);
+ * the others take block_rows = 1. Returns LAB_OK (nothing done for an empty image),
+ * LAB_EINVAL (a variant of another job, NULL buffers or ones too small, pitch < width, a
+ * bad block_rows; for threshold_simd, src and dst at different offsets from a 4-byte
+ * boundary, whose words could not both be aligned) or LAB_ECUDA. Asynchronous. */
+int threshold(enum scan_variant v, struct gpu_buf src, struct gpu_buf dst, size_t width,
+              size_t height, size_t pitch, unsigned char thr, unsigned block_rows);
+
+/* The indices i < n with src[i] >= thr, in increasing order, into out[0..count) (unsigned),
+ * and count into count (one unsigned on the device); out[count..n) is left alone. Returns
+ * LAB_OK, LAB_EINVAL (a variant of another job, n == 0 or n > INT_MAX, NULL or too small
+ * buffers or scratch: scan_scratch_bytes) or LAB_ECUDA. Asynchronous. */
+int compact(enum scan_variant v, struct gpu_buf src, size_t n, unsigned char thr,
+            struct gpu_buf out, struct gpu_buf count, struct gpu_buf scratch);
+
+/* library.cu, CUDA builds only: cub::DeviceSelect::FlaggedIf over the indices, flagged by
+ * src[i] >= thr, on the same buffers as compact. temp as for scan_cub. */
+int compact_cub(struct gpu_buf src, size_t n, unsigned char thr, struct gpu_buf out,
+                struct gpu_buf count, struct gpu_buf temp, size_t *temp_bytes);
+
+/* reference.c: the CPU loops everything is checked against; the scan wraps as the GPU's
+ * adds do; compact_cpu returns the count. */
+void scan_cpu(enum scan_mode mode, const int *in, int *out, size_t n);
+void threshold_cpu(const unsigned char *src, unsigned char *dst, size_t width, size_t height,
+                   size_t pitch, unsigned char thr);
+size_t compact_cpu(const unsigned char *src, size_t n, unsigned char thr, unsigned *out);
+
+#ifdef __cplusplus
+}
+
+/* scan.cu's kernels, for launch.cu. exclusive: 0 or 1 (enum scan_mode). */
+__global__ void scan_hillis_steele(const int *in, int *out, size_t n, int exclusive);
+__global__ void scan_blelloch(const int *in, int *out, size_t n, int exclusive);
+__global__ void scan_blelloch_padded(const int *in, int *out, size_t n, int exclusive);
+__global__ void scan_warp_shuffle(const int *in, int *out, size_t n, int exclusive);
+/* three_phase: each tile scanned and its sum stored; the sums scanned (exclusive) by
+ * scan_warp_shuffle in one block; each tile's offset added back. */
+__global__ void scan_tiles(const int *in, int *out, size_t n, int exclusive, int *tile_sums);
+__global__ void scan_add_offsets(int *out, size_t n, const int *offsets);
+/* decoupled_lookback: ticket, flags and the two sums of each tile, zeroed by launch.cu. */
+__global__ void scan_decoupled_lookback(const int *in, int *out, size_t n, int exclusive,
+                                        unsigned *ticket, unsigned *flags, int *aggregates,
+                                        int *prefixes);
+/* The thresholds: rows of width pixels, pitch bytes apart. */
+__global__ void threshold_pixel(const unsigned char *src, unsigned char *dst, size_t width,
+                                size_t height, size_t pitch, unsigned char thr);
+__global__ void threshold_warp_row(const unsigned char *src, unsigned char *dst, size_t width,
+                                   size_t height, size_t pitch, unsigned char thr);
+__global__ void threshold_simd(const unsigned char *src, unsigned char *dst, size_t width,
+                               size_t height, size_t pitch, unsigned char thr);
+/* compact: the look-back's scratch, as decoupled_lookback's. */
+__global__ void compact_lookback(const unsigned char *src, size_t n, unsigned char thr,
+                                 unsigned *out, unsigned *count, unsigned *ticket, unsigned *flags,
+                                 int *aggregates, int *prefixes);
+
+#ifdef CUDA_CPU_BACKEND
+/* The CPU backend has no SIMD-in-word intrinsics (yet): CUDA's __vmaxu4, byte by byte. */
+static __device__ inline unsigned __vmaxu4(unsigned a, unsigned b)
+{
+    unsigned r = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        unsigned x = (a >> shift) & 0xffu, y = (b >> shift) & 0xffu;
+        r |= (x > y ? x : y) << shift;
+    }
+    return r;
+}
+#endif
+#endif
+#endif

@@ -1,0 +1,143 @@
+"""lab11 scan: barriers between the sweeps, double buffering, shared buffers reused, the
+exclusive shift, tails, the look-back's fences, atomics and ticket; the threshold's strides,
+grid and words; compaction's places and count."""
+from catalogue import right, wrong
+
+FILE = "scan.cu"
+
+LOOKBACK = ["decoupled_lookback", "lookback_concurrent"]
+BLOCK_SCAN = ["warp_shuffle", "three_phase", "decoupled_lookback"]
+
+WRONG = {
+    # Hillis and Steele in one buffer: a thread reads src[t - d] after its neighbour has added
+    # into it in the same step (the double buffer left out)
+    "hillis_steele_in_place": wrong([
+        ("            dst[t] = t >= d ? src[t] + src[t - d] : src[t];\n            __syncthreads();\n"
+         "            int *swap = src;\n            src = dst;\n            dst = swap;\n",
+         "            if (t >= d)\n                src[t] += src[t - d];\n            __syncthreads();\n")],
+        ["hillis_steele"], race=True, line="                src[t] += src[t - d];"),
+    # GPU Gems' one-block exclusive shift (thread 0 loads 0) kept in the tile loop: every tile
+    # after the first loses the element before it
+    "exclusive_shift_per_tile": wrong([
+        ("        const size_t j = exclusive ? i - 1 : i;\n        src[t] = j < n ? in[j] : 0;\n",
+         "        if (exclusive)\n            src[t] = t > 0 && i - 1 < n ? in[i - 1] : 0;\n"
+         "        else\n            src[t] = i < n ? in[i] : 0;\n")],
+        ["hillis_steele"]),
+    # no barrier at the end of a tile: the next tile's loads overwrite buf while slower
+    # threads still read src[blockDim.x - 1]
+    "hillis_steele_tile_barrier": wrong([
+        ("        carry += src[blockDim.x - 1];\n        __syncthreads();\n",
+         "        carry += src[blockDim.x - 1];\n")],
+        ["hillis_steele"], race=True, line="        carry += src[blockDim.x - 1];"),
+    # no barrier between reading the tile's total and clearing its slot for the down-sweep
+    "blelloch_missing_barrier": wrong([
+        ("        total = temp[slot<PADDED>(m - 1)];\n        __syncthreads();\n",
+         "        total = temp[slot<PADDED>(m - 1)];\n")],
+        ["blelloch", "blelloch_padded"], race=True,
+        line="            temp[slot<PADDED>(m - 1)] = 0;"),
+    # the down-sweep's barrier moved into the branch that only threads t < d take
+    "blelloch_barrier_in_branch": wrong([
+        ("            __syncthreads();\n            if (t < d) {\n                unsigned left",
+         "            if (t < d) {\n                __syncthreads();\n                unsigned left")],
+        ["blelloch", "blelloch_padded"], line="            if (t < d) {\n                __syncthreads();"),
+    # GPU Gems 3's padding for 16 banks: slots run past the shared memory sized for 32
+    "padding_for_16_banks": wrong([("        s += k / BANKS;", "        s += k / 16;")],
+                                  ["blelloch_padded"], line="        temp[slot<PADDED>(half + t)] = b;"),
+    # __shfl_up_sync's value added in every lane: lanes below d add their own x again
+    "shuffle_all_lanes_add": wrong([
+        ("        int y = __shfl_up_sync(FULL_MASK, x, d);\n        if (lane >= d)\n            x += y;",
+         "        x += __shfl_up_sync(FULL_MASK, x, d);")], BLOCK_SCAN),
+    # no barrier between the warps' stores of their sums and warp 0's scan of them
+    "warp_sums_missing_barrier": wrong([
+        ("        warp_sums[warp] = x;\n    __syncthreads();\n", "        warp_sums[warp] = x;\n")],
+        BLOCK_SCAN),
+    # no barrier after the reads of warp_sums: the next call's stores overwrite them
+    "warp_sums_reused": wrong([
+        ("    *total = warp_sums[warps - 1];\n    __syncthreads();\n",
+         "    *total = warp_sums[warps - 1];\n")],
+        ["warp_shuffle"], race=True, line="        x += warp_sums[warp - 1];"),
+    # the tile loop stops before the last, partial tile
+    "tail_tile_dropped": wrong([("    for (size_t base = 0; base < n; base += blockDim.x) {\n"
+                                 "        const size_t i = base + threadIdx.x;",
+                                 "    for (size_t base = 0; base + blockDim.x <= n; base += blockDim.x) {\n"
+                                 "        const size_t i = base + threadIdx.x;")],
+                               ["warp_shuffle"]),
+    # the tile's sum taken from thread 0's own last item instead of the block's total
+    "tile_sum_of_thread_0": wrong([("        tile_sums[blockIdx.x] = total;",
+                                    "        tile_sums[blockIdx.x] = v[SCAN_ITEMS - 1];")],
+                                  ["three_phase"]),
+    # the writer's fence left out: a flag may reach another block before the sum it announces
+    # (right here; the race checker sees the sum read with nothing ordering it after the write)
+    "lookback_no_writer_fence": wrong([("    *slot = value;\n    __threadfence();\n",
+                                        "    *slot = value;\n")],
+                                      LOOKBACK, race=True, line="    *slot = value;"),
+    # the reader's fence left out: the sum may be read before the flag that announces it
+    "lookback_no_reader_fence": wrong([
+        ("        while (state == SCAN_FLAG_NONE);\n        __threadfence();\n",
+         "        while (state == SCAN_FLAG_NONE);\n")],
+        LOOKBACK, race=True, line="sum += state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];"),
+    # flag and sums read with plain loads: the loop may read the flag once and spin on a
+    # register, and a plain read synchronises with nothing, so the fence orders no sum after it
+    "lookback_plain_reads": wrong([
+        ("            state = atomicOr(&flags[p], 0u);", "            state = flags[p];"),
+        ("        sum += state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];",
+         "        sum += state == SCAN_FLAG_PREFIX ? prefixes[p] : aggregates[p];")],
+        LOOKBACK, race=True, line="sum += state == SCAN_FLAG_PREFIX ? prefixes[p] : aggregates[p];"),
+    # the tile numbered by blockIdx.x: a block may wait for one that has not started (the
+    # reverse order: the last block first, spinning forever; the test's time limit stops it)
+    "lookback_block_index": wrong([("        tile = atomicAdd(ticket, 1u);", "        tile = blockIdx.x;")],
+                                  ["decoupled_lookback"]),
+    # the row's pixels strided by the block instead of the warp: most of each row is skipped
+    "warp_row_stride": wrong([("        for (size_t x = lane; x < width; x += WARP) {",
+                               "        for (size_t x = lane; x < width; x += blockDim.x) {")],
+                             ["threshold_warp_row"]),
+    # a row of threads per row of pixels, as if gridDim.y had no limit: rows past the folded
+    # grid are never written
+    "pixel_grid_not_strided": wrong([
+        ("    for (size_t y = (size_t)blockIdx.y * blockDim.y + threadIdx.y; y < height;\n"
+         "         y += (size_t)gridDim.y * blockDim.y)\n        if (x < width) {",
+         "    const size_t y = (size_t)blockIdx.y * blockDim.y + threadIdx.y;\n"
+         "    if (y < height)\n        if (x < width) {")],
+        ["threshold_pixel"]),
+    # the seed's words from the row's start, as if every row began on a 4-byte boundary
+    "simd_words_unaligned": wrong([
+        ("        ((unsigned *)(d + head))[k] = __vmaxu4(((const unsigned *)(s + head))[k], thr4);",
+         "        ((unsigned *)d)[k] = __vmaxu4(((const unsigned *)s)[k], thr4);")],
+        ["threshold_simd"], line="        ((unsigned *)d)[k] = __vmaxu4(((const unsigned *)s)[k], thr4);"),
+    # the bytes after the last whole word left out
+    "simd_tail_dropped": wrong([("    for (size_t x = head + 4 * words + lane; x < width; x += WARP)\n"
+                                 "        d[x] = s[x] > thr ? s[x] : thr;\n", "")],
+                               ["threshold_simd"]),
+    # the kept pixels' places from an inclusive scan: every index one slot too far
+    "compact_inclusive_places": wrong([("    tile_scan(keep, 1, place, &total);",
+                                        "    tile_scan(keep, 0, place, &total);")], ["compact"]),
+    # the count written by the block with the last index, not by the last tile in the chain
+    "compact_count_by_block_index": wrong([("        if (tile == gridDim.x - 1)",
+                                            "        if (blockIdx.x == gridDim.x - 1)")],
+                                          ["compact"]),
+}
+
+RIGHT = {
+    # the exclusive scan as the inclusive less the element itself, with no shifted load
+    "exclusive_by_subtraction": right([
+        ("        const size_t j = exclusive ? i - 1 : i;\n        src[t] = j < n ? in[j] : 0;\n",
+         "        const int x = i < n ? in[i] : 0;\n        src[t] = x;\n"),
+        ("            out[i] = carry + src[t];", "            out[i] = carry + src[t] - (exclusive ? x : 0);")],
+        ["hillis_steele"]),
+    # the flag polled with atomicAdd of 0 instead of atomicOr of 0
+    "lookback_poll_by_add": right([("            state = atomicOr(&flags[p], 0u);",
+                                    "            state = atomicAdd(&flags[p], 0u);")], LOOKBACK),
+    # the predicate as a comparison that yields 0 past n
+    "compact_predicate_ternary": right([
+        ("        keep[k] = first + k < n && src[first + k] >= thr;",
+         "        keep[k] = first + k < n ? src[first + k] >= thr : 0;")], ["compact"]),
+    # the threshold's maximum with its arguments the other way round
+    "simd_max_swapped": right([("__vmaxu4(((const unsigned *)(s + head))[k], thr4)",
+                                "__vmaxu4(thr4, ((const unsigned *)(s + head))[k])")],
+                              ["threshold_simd"]),
+    # tile 0 adds no offset, so its block leaves at once
+    "offsets_skip_first_tile": right([
+        ("    const int offset = offsets[blockIdx.x];\n",
+         "    if (blockIdx.x == 0)\n        return;\n    const int offset = offsets[blockIdx.x];\n")],
+        ["three_phase"]),
+}
