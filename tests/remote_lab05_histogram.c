@@ -2,15 +2,10 @@
 #include "histogram.h"
 #include "remote_api.h"
 
-#ifdef BACKEND_CUDA
-#define LAB_API_GPU(X) \
-    X(int, histogram_cub, BUF(in), VAL(size_t, n), BUF(temp), SIZE_IO(temp_bytes), BUF(out))
-#else
-#define LAB_API_GPU(X)
-#endif
 #define LAB_API(X)                                                                  \
     X(int, histogram, VAL(enum hist_variant, v), BUF(in), VAL(size_t, n), BUF(out)) \
     X(int, histogram_race, BUF(in), VAL(size_t, n), BUF(out))                       \
-    LAB_API_GPU(X)
+    REMOTE_GPU(                                                                     \
+        X(int, histogram_cub, BUF(in), VAL(size_t, n), BUF(temp), SIZE_IO(temp_bytes), BUF(out)))
 
 REMOTE_LAB(LAB_API)

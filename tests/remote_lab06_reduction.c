@@ -2,18 +2,13 @@
 #include "reduction.h"
 #include "remote_api.h"
 
-#ifdef BACKEND_CUDA
-#define LAB_API_GPU(X) \
-    X(int, reduce_cub, BUF(in), VAL(size_t, n), BUF(temp), SIZE_IO(temp_bytes), BUF(out))
-#else
-#define LAB_API_GPU(X)
-#endif
 #define LAB_API(X)                                                                 \
     X(int, reduce_threads_ok, VAL(enum reduce_variant, v), VAL(unsigned, threads)) \
     X(size_t, reduce_scratch_bytes, VAL(enum reduce_variant, v), VAL(size_t, n),   \
       VAL(unsigned, threads))                                                      \
     X(int, reduce_sum, VAL(enum reduce_variant, v), BUF(in), VAL(size_t, n),       \
       VAL(unsigned, threads), BUF(scratch), BUF(out))                              \
-    LAB_API_GPU(X)
+    REMOTE_GPU(                                                                    \
+        X(int, reduce_cub, BUF(in), VAL(size_t, n), BUF(temp), SIZE_IO(temp_bytes), BUF(out)))
 
 REMOTE_LAB(LAB_API)

@@ -2,15 +2,9 @@
 #include "remote_api.h"
 #include "transpose.h"
 
-#ifdef BACKEND_CUDA
-#define LAB_API_GPU(X) \
-    X(int, transpose_cublas, BUF(in), BUF(out), VAL(size_t, width), VAL(size_t, height))
-#else
-#define LAB_API_GPU(X)
-#endif
 #define LAB_API(X)                                                                           \
     X(int, transpose, VAL(enum transpose_variant, v), BUF(in), BUF(out), VAL(size_t, width), \
       VAL(size_t, height))                                                                   \
-    LAB_API_GPU(X)
+    REMOTE_GPU(X(int, transpose_cublas, BUF(in), BUF(out), VAL(size_t, width), VAL(size_t, height)))
 
 REMOTE_LAB(LAB_API)

@@ -120,6 +120,13 @@
 #define REMOTE_OP(RET, NAME, ...) \
     {#NAME, REMOTE_MAP(REMOTE_FMT, REMOTE_NONE, __VA_ARGS__), remote_call_##NAME},
 
+/* A lab's library rows exist on a GPU only (library.cu): their lines go in REMOTE_GPU(...). */
+#ifdef BACKEND_CUDA
+#define REMOTE_GPU(...) __VA_ARGS__
+#else
+#define REMOTE_GPU(...)
+#endif
+
 #ifdef REMOTE_JUDGE
 #define REMOTE_LAB(API) API(REMOTE_STUB)
 #else
