@@ -35,11 +35,11 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attacks import (BASES, FILE, JSON_LIMIT, KERNELS_RUN, LAB, LIMIT_FLAGS, PRELUDE, ROOT,  # noqa: E402
-                     copy_tree, plant_canaries, read, read_regular, write)
+from attacks_prelude import PRELUDE  # noqa: E402
+from helpers import (BASES, CPU_BACKEND, FILE, JSON_LIMIT, LAB, LIMIT_FLAGS, ROOT,  # noqa: E402
+                     clean_env, copy_tree, plant_canaries, read, read_regular, write)
 
-sys.path.insert(0, os.path.join(ROOT, "common", "grade"))
-import sandbox  # noqa: E402
+import sandbox  # noqa: E402  (common/grade, on the path through helpers)
 import sources  # noqa: E402
 
 CAP = ("int vector_add_launch(enum vector_add_variant v, const float *a, const float *b, "
@@ -235,10 +235,8 @@ def grade_class(root, class_dir, out, log, jail):
     cmd = [sys.executable, os.path.join(root, "common", "grade", "grade.py"), "--class",
            class_dir, "--lab", "01", "--class-jobs", "1", "--out", out, "--backend", "cpu",
            "--no-racecheck"] + LIMIT_FLAGS + ([] if jail else ["--no-jail"])
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
     with open(log, "wb") as f:
-        subprocess.run(cmd, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=f,
+        subprocess.run(cmd, cwd=root, env=clean_env(), stdin=subprocess.DEVNULL, stdout=f,
                        stderr=subprocess.STDOUT, timeout=1200)
 
 
@@ -253,7 +251,7 @@ class WallBase(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        if not KERNELS_RUN or os.geteuid() != 0:
+        if not CPU_BACKEND or os.geteuid() != 0:
             raise unittest.SkipTest("needs the CPU backend and root: the grader's wall")
         if cls.jail and not sandbox.available()[0]:
             raise unittest.SkipTest("no jails here: " + sandbox.available()[1])

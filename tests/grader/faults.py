@@ -14,7 +14,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attacks import KERNELS_RUN, ROOT, copy_tree, read, write  # noqa: E402
+from helpers import CPU_BACKEND, copy_tree, read, write  # noqa: E402
 
 
 def grade(root, out, env=None):
@@ -29,7 +29,7 @@ def grade(root, out, env=None):
 class HostFaults(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not KERNELS_RUN:
+        if not CPU_BACKEND:
             raise unittest.SkipTest("needs the CPU backend (common/cpu/cpu.mk)")
         cls.tmp = tempfile.mkdtemp(prefix="test-grader-faults-")
         cls.root = os.path.join(cls.tmp, "root")

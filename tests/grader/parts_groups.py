@@ -1,6 +1,6 @@
 """The group runner's parts (common/grade/groups.py), without running a test: how the
 judge's progress lines are read, and how a pair's output is split by test. The grading
-tests (test_grader.py: Crash, Hang, LabTimeLimit) run real groups."""
+tests (gradings.py: Crash, Hang, LabTimeLimit) run real groups."""
 import os
 import sys
 import unittest

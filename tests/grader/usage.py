@@ -12,7 +12,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attacks import KERNELS_RUN, ROOT  # noqa: E402
+from helpers import CPU_BACKEND, ROOT  # noqa: E402
 
 GRADE = os.path.join(ROOT, "common", "grade", "grade.py")
 
@@ -51,7 +51,7 @@ class Usage(unittest.TestCase):
     def test_no_such_lab(self):
         self.misuse(["--lab", "99"], "no lab 99 here: LAB= takes one of 00 01")
 
-    @unittest.skipUnless(KERNELS_RUN, "needs the CPU backend (common/cpu/cpu.mk)")
+    @unittest.skipUnless(CPU_BACKEND, "needs the CPU backend (common/cpu/cpu.mk)")
     def test_ctrl_c_ends_a_class_grading(self):
         with tempfile.TemporaryDirectory(prefix="test-grader-ctrl-c-") as tmp:
             for name in ("a", "b"):
