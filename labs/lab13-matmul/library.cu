@@ -6,31 +6,9 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <cublas_v2.h>
 #include "check.h"
+#include "cublas_handle.h"
 #include "matmul.h"
-
-static cublasHandle_t handle; /* created on first use, destroyed at exit */
-
-/* At exit, before the CUDA runtime's own teardown (registered earlier, so run later): cuBLAS's
- * workspace goes back, and compute-sanitizer's leak check stays clean. */
-static void destroy_handle(void)
-{
-    cublasDestroy(handle);
-}
-
-static int cublas_try(cublasStatus_t status, const char *call, int line)
-{
-    if (status == CUBLAS_STATUS_SUCCESS)
-        return LAB_OK;
-    fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, line, call, cublasGetStatusString(status));
-    return LAB_ECUDA;
-}
-#define CUBLAS_TRY(call)                                   \
-    do {                                                   \
-        if (cublas_try((call), #call, __LINE__) != LAB_OK) \
-            return LAB_ECUDA;                              \
-    } while (0)
 
 static int fits(struct gpu_buf buf, size_t rows, size_t cols)
 {
@@ -48,6 +26,7 @@ extern "C" int matmul_cublas(enum matmul_library lib, struct gpu_buf a, struct g
                              struct gpu_buf c, size_t m, size_t n, size_t k)
 {
     const float one = 1.0f, zero = 0.0f;
+    cublasHandle_t handle;
     int lda = k ? (int)k : 1; /* cuBLAS wants a leading dimension of 1 at least */
     if ((lib != MM_CUBLAS_SGEMM && lib != MM_CUBLAS_TF32) || m > INT_MAX || n > INT_MAX ||
         k > INT_MAX)
@@ -57,10 +36,8 @@ extern "C" int matmul_cublas(enum matmul_library lib, struct gpu_buf a, struct g
     if (!fits(a, m, k) || !fits(b, k, n) || !fits(c, m, n) || overlap(c.ptr, m * n, a.ptr, m * k) ||
         overlap(c.ptr, m * n, b.ptr, k * n))
         return LAB_EINVAL;
-    if (!handle) {
-        CUBLAS_TRY(cublasCreate(&handle));
-        atexit(destroy_handle);
-    }
+    if (lab_cublas(&handle) != LAB_OK)
+        return LAB_ECUDA;
     if (lib == MM_CUBLAS_SGEMM)
         CUBLAS_TRY(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one,
                                (const float *)b.ptr, (int)n, (const float *)a.ptr, lda, &zero,
