@@ -1,0 +1,106 @@
+/* lab14: detector. The table of variants, the host API that rows.c and the tests call
+ * (launch.cu), and the kernels of detector.cu that launch.cu launches. */
+#ifndef DETECTOR_H
+#define DETECTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gpu.h"
+#include "lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The variants, in the handout's order. A row: the enum constant, the name (tests,
+ * --variant, bench rows, points), its launch facts, what it teaches. The one fact: windows,
+ * how many windows one warp evaluates (0: one per thread, 32 per warp). */
+// clang-format off
+#define DETECTOR_TABLE(X) /* windows per warp */ \
+    X(DETECTOR_THREAD_PER_WINDOW, "thread_per_window", (0), \
+      "a thread walks one window's cascade: lanes that reject early idle for the slowest") \
+    X(DETECTOR_WARP_PER_WINDOW, "warp_per_window", (1), \
+      "32 stages at a time, a shuffle prefix sum and a ballot: no lane waits for another window") \
+    X(DETECTOR_WARP_PER_4_WINDOWS, "warp_per_4_windows", (4), \
+      "8 lanes per window, 4 windows per warp: fewer lanes wasted past the rejecting stage")
+// clang-format on
+
+enum detector_variant { DETECTOR_TABLE(LAB_ENUM) DETECTOR_VARIANTS };
+static const struct lab_variant detector_variants[] = {DETECTOR_TABLE(LAB_VARIANT)};
+struct detector_facts {
+    unsigned windows;
+};
+static const struct detector_facts detector_facts[] = {DETECTOR_TABLE(LAB_FACTS)};
+
+/* A window: DETECTOR_WIN x DETECTOR_WIN pixels, at every pixel (x, y) of the image where it
+ * fits, so a width x height image has (width - 15) x (height - 15) windows, numbered row
+ * after row (none when a side is below 16). */
+#define DETECTOR_WIN 16u
+#define DETECTOR_MAX_SIDE (1u << 15)
+/* At most 65535 stages of weight at most 32767: the confidence never overflows an int. */
+#define DETECTOR_MAX_STAGES 65535u
+/* The threads of a block, in every variant: 8 warps. */
+#define DETECTOR_BLOCK 256u
+
+/* One stage of the soft cascade: a weak classifier and its rejection threshold. The
+ * classifier compares two pixels of the window, p[a] - p[b] > theta, and answers +weight or
+ * -weight; the confidence d is the sum of the answers so far, and a window whose d falls
+ * below reject is rejected at that stage. a and b are y * 16 + x in the window, so that any
+ * byte names one of its pixels. */
+struct detector_stage {
+    unsigned char a, b;
+    short weight;
+    int theta;
+    int reject;
+};
+
+/* The cascade: stages[0 .. nstages - 1] applied in order to every window of image (width x
+ * height bytes, row after row): mask[w] = 1 when window w passes every stage, 0 when it is
+ * rejected; ran[w] = the stages it evaluated (nstages when accepted, t + 1 when rejected at
+ * stage t). Returns LAB_OK (nothing to do for an image without windows), LAB_EINVAL for a bad
+ * variant, a NULL buffer, a side beyond DETECTOR_MAX_SIDE, nstages of 0 or beyond
+ * DETECTOR_MAX_STAGES, or a buffer too small (image: width x height bytes; cascade: nstages
+ * stages; mask: a byte, ran: an unsigned per window); or LAB_ECUDA. Asynchronous. */
+int detector(enum detector_variant v, struct gpu_buf image, size_t width, size_t height,
+             struct gpu_buf cascade, unsigned nstages, struct gpu_buf mask, struct gpu_buf ran);
+
+/* The number of windows of a width x height image. */
+static inline size_t detector_windows(size_t width, size_t height)
+{
+    if (width < DETECTOR_WIN || height < DETECTOR_WIN)
+        return 0;
+    return (width - DETECTOR_WIN + 1) * (height - DETECTOR_WIN + 1);
+}
+
+/* reference.c: the CPU loop everything is checked against (windows row0 .. row0 + rows - 1
+ * of the rows of windows; rows.c deals them out to cores), and the synthetic problem. */
+void detector_cpu_rows(const unsigned char *image, size_t width, size_t height,
+                       const struct detector_stage *cascade, unsigned nstages, unsigned char *mask,
+                       unsigned *ran, size_t row0, size_t rows);
+void detector_cpu(const unsigned char *image, size_t width, size_t height,
+                  const struct detector_stage *cascade, unsigned nstages, unsigned char *mask,
+                  unsigned *ran);
+/* A cascade of nstages drawn from seed, trained on an object (a 16 x 16 pattern drawn from
+ * the same seed): every stage's pixel pair differs by 48 or more on it, so that the object
+ * passes every stage with 8 grey levels of noise on it, and the thresholds rise with half the
+ * object's confidence, so a window that looks like noise falls within a few stages. */
+void detector_cascade(struct detector_stage *cascade, unsigned nstages, uint64_t seed);
+/* A noise image drawn from seed with count copies of the object (seed's) planted at (x[k],
+ * y[k]), each with its own noise of up to 8 levels. */
+void detector_image(unsigned char *image, size_t width, size_t height, uint64_t seed,
+                    const size_t *x, const size_t *y, size_t count);
+
+#ifdef __cplusplus
+}
+
+__global__ void detector_thread_per_window(const unsigned char *image, unsigned width,
+                                           unsigned height, const struct detector_stage *cascade,
+                                           unsigned nstages, unsigned char *mask, unsigned *ran);
+__global__ void detector_warp_per_window(const unsigned char *image, unsigned width,
+                                         unsigned height, const struct detector_stage *cascade,
+                                         unsigned nstages, unsigned char *mask, unsigned *ran);
+__global__ void detector_warp_per_4_windows(const unsigned char *image, unsigned width,
+                                            unsigned height, const struct detector_stage *cascade,
+                                            unsigned nstages, unsigned char *mask, unsigned *ran);
+#endif
+#endif

@@ -1,0 +1,20 @@
+/* lab14's host side, as main.c and rows.c use it: the cascade the options choose (main.c),
+ * the bench's rows and the job they run on, and the handout's survival table (rows.c). */
+#ifndef HOST_H
+#define HOST_H
+
+#include "driver.h"
+#include "detector.h"
+
+/* The rows after the variants. */
+enum { CPU = DETECTOR_VARIANTS, CPU_CORES, ROWS };
+extern const struct lab_row extra_rows[ROWS - DETECTOR_VARIANTS];
+extern const struct lab_job detector_job;
+
+/* The cascade's length, as --stages sets it: each job's setup reads it. */
+extern unsigned opt_stages;
+
+/* run --survival: the windows still alive after 1, 2, 4, ... stages, on the run's image. */
+void survival(struct lab_size size, uint64_t seed);
+
+#endif

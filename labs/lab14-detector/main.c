@@ -1,0 +1,51 @@
+/* lab14's command line (common/driver.h): its rows (rows.c) are the variants of detector.h,
+ * then the CPU reference on one core and on all of them (OpenMP). --stages sets the cascade's
+ * length; `run --survival` prints the survival curve, `run --png` the stages each window ran
+ * as a heat map. */
+#include <string.h>
+#include "cli.h"
+#include "png_write.h"
+#include "host.h"
+
+/* A few thousand weak classifiers, as the seed's detector has. */
+unsigned opt_stages = 2048;
+
+static const char usage[] = "  --stages N     the cascade's stages, 1 to 65535 (default 2048)\n";
+
+static int option(struct cli *c, const char *name, const char *value)
+{
+    if (strcmp(name, "--stages"))
+        return 0;
+    opt_stages = (unsigned)cli_count(c, name, value, 1, DETECTOR_MAX_STAGES);
+    return 1;
+}
+
+static const struct lab_experiment experiments[] = {
+    {"--survival", "the windows alive after 1, 2, 4, ... stages (the survival curve)", survival},
+};
+
+int main(int argc, char **argv)
+{
+    static const struct lab_driver lab = {
+        .name = "lab14",
+        .input = {.dims = 2,
+                  .max_side = DETECTOR_MAX_SIDE,
+                  /* 1080p, the seed's video frames; on the CPU backend a frame checked in
+                   * seconds */
+                  .size = {.width = 1920, .height = 1080},
+                  .cpu_size = {.width = 320, .height = 240},
+                  .min_n = 1,
+                  .elem_bytes = 1},
+        .rows = {detector_variants, DETECTOR_VARIANTS, LAB_LIST(extra_rows)},
+        .job = &detector_job,
+        /* Windows decided per second. A window's work is integer compares and adds, no
+         * FP32 at all: no FP32 ceiling applies (the bench's % FP32 column stays 0). */
+        .measure = {.work_unit = "windows", .fp32_per_work = 0},
+        .cli = {.usage = usage,
+                .option = option,
+                .experiments = experiments,
+                .nexperiments = LAB_COUNT(experiments),
+                .write_png = write_png_rgb},
+    };
+    return lab_main(&lab, argc, argv);
+}

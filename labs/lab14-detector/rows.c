@@ -1,0 +1,215 @@
+/* lab14's bench rows: the variants of detector.h, then the reference on one core and on all
+ * of them (OpenMP), each checked window for window against the reference's mask and stage
+ * counts. The image: noise with objects planted, one per 16384 windows, where the cascade
+ * (drawn from the same seed) accepts them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "rng.h"
+#include "host.h"
+
+const struct lab_row extra_rows[ROWS - DETECTOR_VARIANTS] = {
+    {"cpu (one core)", LAB_ROW_CPU, "the reference on one CPU core, with the early exit"},
+    {"cpu (all cores)", LAB_ROW_CPU, "the same on every core (OpenMP), rows of windows dealt out"},
+};
+
+struct job {
+    size_t width, height, windows;
+    unsigned nstages;
+    unsigned char *image, *mask, *want_mask;
+    unsigned *ran, *want_ran;
+    struct detector_stage *cascade;
+    struct gpu_buf dimage, dcascade, dmask, dran;
+};
+
+/* The reference on every core: a row of windows at a time to whichever thread is free (the
+ * rows with objects cost the most). */
+static void cpu_all_cores(struct job *j, unsigned char *mask, unsigned *ran)
+{
+    long rows = (long)(j->height - DETECTOR_WIN + 1);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (long y = 0; y < rows; y++)
+        detector_cpu_rows(j->image, j->width, j->height, j->cascade, j->nstages, mask, ran,
+                          (size_t)y, 1);
+}
+
+static void teardown(void *p)
+{
+    struct job *j = p;
+    gpu_free(&j->dimage);
+    gpu_free(&j->dcascade);
+    gpu_free(&j->dmask);
+    gpu_free(&j->dran);
+    free(j->image);
+    free(j->mask);
+    free(j->want_mask);
+    free(j->ran);
+    free(j->want_ran);
+    free(j->cascade);
+    free(j);
+}
+
+/* The image and the cascade of a size and seed, without the device's copies. */
+static struct job *problem(struct lab_size s, uint64_t seed)
+{
+    struct job *j = calloc(1, sizeof *j);
+    struct rng r = rng_new(seed ^ 0x91a7u);
+    size_t count, *xy;
+    if (!j)
+        return NULL;
+    j->width = s.width;
+    j->height = s.height;
+    j->windows = detector_windows(s.width, s.height);
+    j->nstages = opt_stages;
+    count = j->windows / 16384 + 1;
+    j->image = malloc(s.n);
+    j->cascade = malloc(j->nstages * sizeof *j->cascade);
+    j->mask = malloc(j->windows + 1);
+    j->want_mask = malloc(j->windows + 1);
+    j->ran = malloc(j->windows * sizeof(unsigned) + 1);
+    j->want_ran = malloc(j->windows * sizeof(unsigned) + 1);
+    xy = malloc(2 * count * sizeof *xy);
+    if (!j->image || !j->cascade || !j->mask || !j->want_mask || !j->ran || !j->want_ran || !xy) {
+        free(xy);
+        teardown(j);
+        return NULL;
+    }
+    for (size_t k = 0; j->windows && k < count; k++) {
+        xy[k] = rng_next(&r) % (s.width - DETECTOR_WIN + 1);
+        xy[count + k] = rng_next(&r) % (s.height - DETECTOR_WIN + 1);
+    }
+    detector_image(j->image, s.width, s.height, seed, xy, xy + count, j->windows ? count : 0);
+    detector_cascade(j->cascade, j->nstages, seed);
+    free(xy);
+    if (j->windows)
+        cpu_all_cores(j, j->want_mask, j->want_ran);
+    return j;
+}
+
+static void *setup(struct lab_size s, uint64_t seed)
+{
+    struct job *j = problem(s, seed);
+    if (!j)
+        return NULL;
+    j->dimage = gpu_alloc(s.n);
+    j->dcascade = gpu_alloc(j->nstages * sizeof *j->cascade);
+    j->dmask = gpu_alloc(j->windows);
+    j->dran = gpu_alloc(j->windows * sizeof(unsigned));
+    gpu_upload(j->dimage, j->image, s.n);
+    gpu_upload(j->dcascade, j->cascade, j->nstages * sizeof *j->cascade);
+    return j;
+}
+
+static int launch(void *p, int row)
+{
+    struct job *j = p;
+    if (row == CPU || row == CPU_CORES) {
+        if (row == CPU)
+            detector_cpu(j->image, j->width, j->height, j->cascade, j->nstages, j->mask, j->ran);
+        else if (j->windows)
+            cpu_all_cores(j, j->mask, j->ran);
+        return LAB_OK;
+    }
+    return detector((enum detector_variant)row, j->dimage, j->width, j->height, j->dcascade,
+                    j->nstages, j->dmask, j->dran);
+}
+
+static int check(void *p, int row, char *why, size_t why_size)
+{
+    struct job *j = p;
+    size_t bad, bad_ran;
+    int status;
+    gpu_poison(j->dmask);
+    gpu_poison(j->dran);
+    if ((status = launch(j, row)) != LAB_OK)
+        return status;
+    if (row < DETECTOR_VARIANTS) {
+        gpu_download(j->mask, j->dmask, j->windows);
+        gpu_download(j->ran, j->dran, j->windows * sizeof(unsigned));
+    }
+    bad = lab_first_diff(j->mask, j->want_mask, j->windows, 1);
+    bad_ran = lab_first_diff(j->ran, j->want_ran, j->windows, sizeof(unsigned));
+    if (bad_ran < bad)
+        bad = bad_ran;
+    if (bad == j->windows)
+        return LAB_OK;
+    snprintf(why, why_size, "window (%zu, %zu): mask %u after %u stages, want %u after %u",
+             bad % (j->width - DETECTOR_WIN + 1), bad / (j->width - DETECTOR_WIN + 1), j->mask[bad],
+             j->ran[bad], j->want_mask[bad], j->want_ran[bad]);
+    return LAB_WRONG;
+}
+
+/* The image read once and each window's mask and count written once (the cascade, a few
+ * tens of KB, stays in the caches). */
+static double bytes(void *p, int row)
+{
+    struct job *j = p;
+    (void)row;
+    return (double)j->width * j->height + (1.0 + sizeof(unsigned)) * j->windows;
+}
+
+/* Windows decided, whatever a row did to decide them. */
+static double work(void *p, int row)
+{
+    (void)row;
+    return (double)((struct job *)p)->windows;
+}
+
+/* The heat map of the stages each window ran, on a log scale from 1 (dark blue) to all of
+ * them (yellow); the accepted windows white, the pixels past the last window black. */
+static int image_size(const void *p, int row, size_t *width, size_t *height)
+{
+    const struct job *j = p;
+    (void)row;
+    *width = j->windows ? j->width - DETECTOR_WIN + 1 : 0;
+    *height = j->windows ? j->height - DETECTOR_WIN + 1 : 0;
+    return j->windows != 0;
+}
+
+static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
+{
+    const struct job *j = p;
+    size_t across = j->width - DETECTOR_WIN + 1;
+    (void)row;
+    for (size_t x = 0; x < across; x++, rgb += 3) {
+        size_t w = y * across + x;
+        double t = log((double)j->ran[w]) / log((double)j->nstages + 1.0);
+        rgb[0] = j->mask[w] ? 255 : (unsigned char)(255.0 * t);
+        rgb[1] = j->mask[w] ? 255 : (unsigned char)(200.0 * t);
+        rgb[2] = j->mask[w] ? 255 : (unsigned char)(160.0 * (1.0 - t));
+    }
+}
+
+void survival(struct lab_size size, uint64_t seed)
+{
+    struct job *j = problem(size, seed);
+    if (!j || !j->windows) {
+        printf("survival: no windows in a %zu x %zu image\n", size.width, size.height);
+        if (j)
+            teardown(j);
+        return;
+    }
+    printf("survival of %zu windows (%zu x %zu image, %u stages, seed %llu):\n", j->windows,
+           j->width, j->height, j->nstages, (unsigned long long)seed);
+    printf("%10s %12s %9s\n", "stages", "alive after", "%");
+    for (unsigned t = 1;; t = t * 2 < j->nstages ? t * 2 : j->nstages) {
+        size_t alive = 0;
+        for (size_t w = 0; w < j->windows; w++)
+            alive += j->want_ran[w] > t || j->want_mask[w];
+        printf("%10u %12zu %9.4f\n", t, alive, 100.0 * alive / j->windows);
+        if (t == j->nstages)
+            break;
+    }
+    teardown(j);
+}
+
+const struct lab_job detector_job = {
+    .setup = setup,
+    .teardown = teardown,
+    .launch = launch,
+    .check = check,
+    .bytes = bytes,
+    .work = work,
+    .image_size = image_size,
+    .image_row = image_row,
+};

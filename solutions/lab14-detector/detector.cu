@@ -1,0 +1,171 @@
+/* lab14: a sliding-window detector. Yours: the kernels; launch.cu checks the arguments and
+ * launches them. Every 16 x 16 window of the image runs a soft cascade: stage t adds its weak
+ * classifier's answer to the window's confidence d, and the window is rejected as soon as d
+ * falls below the stage's threshold. Most windows fall within a few stages, a few run them
+ * all: the lesson is how to map work this irregular onto warps. Everything is integer, so
+ * every variant's decisions are the reference's exactly. */
+#include <limits.h>
+#include "detector.h"
+#include "warp.h"
+
+/* The answer of stage s for the window whose top-left pixel is p: +weight when pixel a is
+ * brighter than pixel b by more than theta, else -weight. */
+__device__ int respond(const unsigned char *p, unsigned width, struct detector_stage s)
+{
+    int f = p[s.a / DETECTOR_WIN * width + s.a % DETECTOR_WIN] -
+            p[s.b / DETECTOR_WIN * width + s.b % DETECTOR_WIN];
+    return f > s.theta ? s.weight : -s.weight;
+}
+
+/* 1. A thread per window: each thread walks the cascade of its window, stage after stage,
+ * and stops at the first stage whose threshold its confidence falls below. Teaches the early
+ * exit. Costs: a warp's 32 windows reject at different stages, and the warp runs until its
+ * last one does, most of its lanes idle; the stages' loads, alike at first, scatter later. */
+__global__ void detector_thread_per_window(const unsigned char *image, unsigned width,
+                                           unsigned height, const struct detector_stage *cascade,
+                                           unsigned nstages, unsigned char *mask, unsigned *ran)
+{
+    unsigned across = width - DETECTOR_WIN + 1, down = height - DETECTOR_WIN + 1;
+    /* SOLUTION BEGIN: w = the global thread index (in size_t); a thread with w < across *
+     * down takes window w, whose top-left pixel is (w % across, w / across). d = 0; for
+     * t = 0, 1, ...: d += respond(...) of stage t, and when d < cascade[t].reject the window
+     * is rejected after t + 1 stages. mask[w] = 1 when no stage rejected it (0 otherwise);
+     * ran[w] = the stages it evaluated. */
+    size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= (size_t)across * down)
+        return;
+    const unsigned char *p = image + w / across * width + w % across;
+    int d = 0, accepted = 1;
+    unsigned t = 0;
+    for (; t < nstages; t++) {
+        struct detector_stage s = cascade[t];
+        d += respond(p, width, s);
+        if (d < s.reject) {
+            accepted = 0;
+            break;
+        }
+    }
+    mask[w] = (unsigned char)accepted;
+    ran[w] = accepted ? t : t + 1;
+    /* SOLUTION END */
+}
+
+/* 2. A warp per window: lane i evaluates stage base + i, 32 stages at once. The confidence
+ * after each of them is the running sum of the answers: a prefix sum across the warp
+ * (__shfl_up_sync, five steps), plus d before the chunk. A ballot of the lanes under their
+ * threshold says whether the window falls in this chunk, and __ffs at which stage. Teaches
+ * warp-wide decisions: the lanes never diverge. Costs: the stages past the rejecting one are
+ * evaluated for nothing (31 of 32 lanes wasted for a window rejected at its first stage). */
+__global__ void detector_warp_per_window(const unsigned char *image, unsigned width,
+                                         unsigned height, const struct detector_stage *cascade,
+                                         unsigned nstages, unsigned char *mask, unsigned *ran)
+{
+    unsigned across = width - DETECTOR_WIN + 1, down = height - DETECTOR_WIN + 1;
+    unsigned lane = threadIdx.x % WARP;
+    /* SOLUTION BEGIN: w = the global thread index / 32 (in size_t): the warp's window,
+     * when below across * down (the whole warp returns otherwise). d = 0; for each chunk
+     * base = 0, 32, ...: lane's answer x for stage t = base + lane (0, with threshold
+     * INT_MIN, past the last stage); an inclusive prefix sum of x over the lanes by
+     * __shfl_up_sync at offsets 1, 2, 4, 8, 16 (a lane below the offset adds nothing);
+     * x += d; out = __ballot_sync of x < threshold. out != 0: rejected, having run base +
+     * __ffs(out) stages. Else d = lane 31's x, next chunk. Lane 0 writes mask and ran. */
+    size_t w = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP;
+    if (w >= (size_t)across * down)
+        return;
+    const unsigned char *p = image + w / across * width + w % across;
+    int d = 0, accepted = 1;
+    unsigned stages = nstages;
+    for (unsigned base = 0; base < nstages; base += WARP) {
+        unsigned t = base + lane;
+        int x = 0, reject = INT_MIN;
+        if (t < nstages) {
+            struct detector_stage s = cascade[t];
+            x = respond(p, width, s);
+            reject = s.reject;
+        }
+        for (unsigned off = 1; off < WARP; off *= 2) {
+            int y = __shfl_up_sync(FULL_MASK, x, off);
+            if (lane >= off)
+                x += y;
+        }
+        x += d;
+        unsigned out = __ballot_sync(FULL_MASK, x < reject);
+        if (out) {
+            accepted = 0;
+            stages = base + __ffs(out);
+            break;
+        }
+        d = __shfl_sync(FULL_MASK, x, WARP - 1);
+    }
+    if (lane == 0) {
+        mask[w] = (unsigned char)accepted;
+        ran[w] = stages;
+    }
+    /* SOLUTION END */
+}
+
+/* The lanes of a window in detector_warp_per_4_windows, and its stages per chunk. */
+#define GROUP 8u
+
+/* 3. A warp per 4 neighbouring windows of a row: lanes 8k .. 8k + 7 evaluate 8 consecutive
+ * stages of window k, a prefix sum over 8 lanes (__shfl_up_sync of width 8) and the window's
+ * byte of one ballot decide each window. The warp's first 8 lanes load the chunk's stages
+ * into shared memory once for all four windows, and the warp goes on while any of its windows
+ * lives. Teaches segmented warp collectives, and memory shared by a warp's lanes: a vote or a
+ * shuffle orders no memory, so the writes and the reads of the chunk need a __syncwarp on
+ * either side. Costs: 8 stages a step, fewer wasted past a rejection, but a warp lives as
+ * long as the last of its 4 windows. */
+__global__ void detector_warp_per_4_windows(const unsigned char *image, unsigned width,
+                                            unsigned height, const struct detector_stage *cascade,
+                                            unsigned nstages, unsigned char *mask, unsigned *ran)
+{
+    __shared__ struct detector_stage chunk[DETECTOR_BLOCK / WARP][GROUP];
+    unsigned across = width - DETECTOR_WIN + 1, down = height - DETECTOR_WIN + 1;
+    unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    unsigned k = lane / GROUP, j = lane % GROUP, groups = (across + 3) / 4;
+    /* SOLUTION BEGIN: g = the global thread index / 32 (in size_t), the warp's group of 4
+     * windows when below groups * down: row g / groups, first column g % groups * 4; lane's
+     * window wx = that + k, alive while wx < across. For each chunk base = 0, 8, ... while
+     * __any_sync(alive): lanes 0-7 store stage base + lane in chunk[warp] (when there is
+     * one), __syncwarp; lane's stage base + j, its answer x (0 with threshold INT_MIN when
+     * dead or past the last stage); a prefix sum of width 8; x += d; out = the window's
+     * byte of the ballot of x < threshold; out != 0: dead after base + __ffs(out) stages;
+     * d = lane 7's x of the group; __syncwarp before the next chunk's stores. Lane j == 0
+     * of a window inside the image writes mask and ran. */
+    size_t g = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP;
+    if (g >= (size_t)groups * down)
+        return;
+    unsigned wy = (unsigned)(g / groups), wx = (unsigned)(g % groups) * 4 + k;
+    const unsigned char *p = image + (size_t)wy * width + wx;
+    int d = 0, alive = wx < across;
+    unsigned stages = nstages;
+    for (unsigned base = 0; base < nstages && __any_sync(FULL_MASK, alive); base += GROUP) {
+        if (lane < GROUP && base + lane < nstages)
+            chunk[warp][lane] = cascade[base + lane];
+        __syncwarp();
+        int x = 0, reject = INT_MIN;
+        if (alive && base + j < nstages) {
+            struct detector_stage s = chunk[warp][j];
+            x = respond(p, width, s);
+            reject = s.reject;
+        }
+        for (unsigned off = 1; off < GROUP; off *= 2) {
+            int y = __shfl_up_sync(FULL_MASK, x, off, GROUP);
+            if (j >= off)
+                x += y;
+        }
+        x += d;
+        unsigned out = __ballot_sync(FULL_MASK, x < reject) >> (k * GROUP) & 0xffu;
+        if (alive && out) {
+            alive = 0;
+            stages = base + __ffs(out);
+        }
+        d = __shfl_sync(FULL_MASK, x, GROUP - 1, GROUP);
+        __syncwarp();
+    }
+    if (j == 0 && wx < across) {
+        mask[(size_t)wy * across + wx] = (unsigned char)alive;
+        ran[(size_t)wy * across + wx] = stages;
+    }
+    /* SOLUTION END */
+}

@@ -1,0 +1,88 @@
+"""lab14 detector: the prefix sum's shuffles and lane guard, the ballot's byte and the decision
+per window, the window counts at the borders, the stage count, and the warp's shared chunk of
+stages without its __syncwarp."""
+from catalogue import right, wrong
+
+FILE = "detector.cu"
+
+WARPS = ["warp_per_window", "warp_per_4_windows"]
+
+WRONG = {
+    # the shuffle offsets stepping by one instead of doubling: lanes add overlapping ranges
+    "prefix_offset_plus_one": wrong([
+        ("    for (unsigned off = 1; off < WARP; off *= 2) {",
+         "    for (unsigned off = 1; off < WARP; off++) {")], ["warp_per_window"]),
+    # no `lane >= off` guard: the lanes below the offset get their own value back and add it
+    "prefix_no_lane_guard": wrong([
+        ("            int y = __shfl_up_sync(FULL_MASK, x, off);\n            if (lane >= off)\n"
+         "                x += y;",
+         "            x += __shfl_up_sync(FULL_MASK, x, off);")], ["warp_per_window"]),
+    # the same in the groups of 8: a group's first lanes double their answers
+    "group_prefix_no_lane_guard": wrong([
+        ("            int y = __shfl_up_sync(FULL_MASK, x, off, GROUP);\n            if (j >= off)\n"
+         "                x += y;",
+         "            x += __shfl_up_sync(FULL_MASK, x, off, GROUP);")], ["warp_per_4_windows"]),
+    # the window's byte of the ballot cut to 4 bits: rejections at a chunk's stages 4-7 missed
+    "ballot_wrong_mask": wrong([(">> (k * GROUP) & 0xffu;", ">> (k * GROUP) & 0xfu;")],
+                               ["warp_per_4_windows"]),
+    # the ballot's bits not shifted down to the window's byte: windows 1-3 decided by window 0
+    "ballot_not_shifted": wrong([(">> (k * GROUP) & 0xffu;", "& 0xffu;")], ["warp_per_4_windows"]),
+    # the warp exits on lane 0's decision (the chunk's first stage) instead of the window's
+    "first_lane_decides": wrong([
+        ("        unsigned out = __ballot_sync(FULL_MASK, x < reject);\n        if (out) {",
+         "        unsigned out = __shfl_sync(FULL_MASK, x < reject, 0);\n        if (out) {")],
+        ["warp_per_window"]),
+    # the bottom row of windows left out (height - 16 rows of windows, one too few)
+    "bottom_row_dropped": wrong([
+        ("    size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    if (w >= (size_t)across * down)",
+         "    size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "    if (w >= (size_t)across * (down - 1))")], ["thread_per_window"]),
+    # groups of 4 counted with a truncating division: the last windows of each row dropped
+    # when the row's windows are no multiple of 4
+    "right_group_dropped": wrong([("groups = (across + 3) / 4;", "groups = across / 4;")],
+                                 ["warp_per_4_windows"]),
+    # the rejecting stage not counted: t where t + 1 stages ran
+    "stage_count_off_by_one": wrong([("    ran[w] = accepted ? t : t + 1;", "    ran[w] = t;")],
+                                    ["thread_per_window"]),
+    # __ffs taken as a 0-based index: one stage short
+    "ffs_zero_based": wrong([("            stages = base + __ffs(out);\n            break;",
+                              "            stages = base + __ffs(out) - 1;\n            break;")],
+                            ["warp_per_window"]),
+    # no __syncwarp after the chunk's reads: the next chunk's stores may overwrite a stage that
+    # another lane still reads (the ballot and shuffles between order no memory)
+    "chunk_reads_unordered": wrong([("        d = __shfl_sync(FULL_MASK, x, GROUP - 1, GROUP);\n"
+                                     "        __syncwarp();\n",
+                                     "        d = __shfl_sync(FULL_MASK, x, GROUP - 1, GROUP);\n")],
+                                   ["warp_per_4_windows"], race=True,
+                                   line="            chunk[warp][lane] = cascade[base + lane];"),
+    # no __syncwarp after the chunk's stores: lanes may read a stage before lanes 0-7 store it
+    "chunk_writes_unordered": wrong([("            chunk[warp][lane] = cascade[base + lane];\n"
+                                      "        __syncwarp();\n",
+                                      "            chunk[warp][lane] = cascade[base + lane];\n")],
+                                    ["warp_per_4_windows"], race=True,
+                                    line="            struct detector_stage s = chunk[warp][j];"),
+}
+
+RIGHT = {
+    # a while loop that counts each stage as it starts it
+    "count_on_entry": right([
+        ("    unsigned t = 0;\n    for (; t < nstages; t++) {\n        struct detector_stage s = cascade[t];\n"
+         "        d += respond(p, width, s);\n        if (d < s.reject) {\n            accepted = 0;\n"
+         "            break;\n        }\n    }\n    mask[w] = (unsigned char)accepted;\n"
+         "    ran[w] = accepted ? t : t + 1;",
+         "    unsigned t = 0;\n    while (accepted && t < nstages) {\n"
+         "        struct detector_stage s = cascade[t++];\n        d += respond(p, width, s);\n"
+         "        accepted = d >= s.reject;\n    }\n    mask[w] = (unsigned char)accepted;\n"
+         "    ran[w] = t;")], ["thread_per_window"]),
+    # the stages of the chunk counted by a popcount of the bits up to the first rejection
+    "popcount_of_prefix": right([("            stages = base + __ffs(out);\n        }",
+                                  "            stages = base + __popc(out ^ (out - 1));\n        }")],
+                                ["warp_per_4_windows"]),
+    # the guard folded into the shuffle's value
+    "guard_in_select": right([
+        ("            int y = __shfl_up_sync(FULL_MASK, x, off);\n            if (lane >= off)\n"
+         "                x += y;",
+         "            int y = __shfl_up_sync(FULL_MASK, x, off);\n            x += lane >= off ? y : 0;")],
+        ["warp_per_window"]),
+}
