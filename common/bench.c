@@ -58,10 +58,12 @@ int bench_open(struct bench *b, const char *lab, const char *tsv_path, size_t co
     printf("FP32 ceiling %.1f TFLOP/s (%d SMs x %d lanes x %d MHz x 2)%s\n",
            b->gpu.peak_gflops / 1e3, b->gpu.sms, b->gpu.fp32_lanes, b->gpu.sm_clock_khz / 1000,
            b->gpu.nominal ? ", nominal: the CPU backend has no timing model" : "");
-    if (work_unit)
+    if (work_unit && fp32_per_work > 0)
         printf("G/s: G %s a second; %% FP32: of the ceiling's %.1f G %s a second at %g FP32 "
                "instructions each\n",
                work_unit, work_ceiling(b) / 1e9, work_unit, fp32_per_work);
+    else if (work_unit) /* integer work (lab14's stages): no FP32 ceiling to hold it to */
+        printf("G/s: G %s a second\n", work_unit);
     printf("\n");
     print_columns(b);
     bench_row(b, "main", "cudaMemcpy D2D", "copy", 0, copy_bytes / 4, 2.0 * copy_bytes, 0.0, &copy);
@@ -75,9 +77,12 @@ void bench_row(struct bench *b, const char *series, const char *variant, const c
     double pct_peak = 100.0 * rate / b->gpu.peak_gbs;
     double work_per_s = t->median_ms > 0 ? work / (t->median_ms * 1e-3) : 0.0;
     double ceiling = work_ceiling(b), pct_fp32 = ceiling > 0 ? 100.0 * work_per_s / ceiling : 0.0;
-    if (b->work_unit)
-        printf("%-28s %12zu %10.4f %10.4f %10.4f %9.2f %7.1f\n", variant, n, t->median_ms,
+    if (b->work_unit && ceiling > 0)
+        printf("%-28s %12zu %10.4f %10.4f %10.4f %9.4g %7.1f\n", variant, n, t->median_ms,
                t->min_ms, t->max_ms, work_per_s / 1e9, pct_fp32);
+    else if (b->work_unit)
+        printf("%-28s %12zu %10.4f %10.4f %10.4f %9.4g %7s\n", variant, n, t->median_ms, t->min_ms,
+               t->max_ms, work_per_s / 1e9, "-");
     else
         printf("%-28s %12zu %10.4f %10.4f %10.4f %9.1f %7.1f %7.1f\n", variant, n, t->median_ms,
                t->min_ms, t->max_ms, rate, pct_peak, 100.0 * rate / b->copy_gbs);
