@@ -15,10 +15,13 @@ else
 # scoring a test of the judges of either backend (common/grade/check_points.py).
 # Each step prints its own lines, then the seconds it took (common/step.sh).
 STEP = @common/step.sh
+# nvcc-check compiles every .cu alone: a job per core (the tests stay one lab at a time, so
+# that their time limits hold)
+CORES := $(shell nproc 2>/dev/null || echo 1)
 test:
 	$(STEP) checks $(MAKE) --no-print-directory check-skeletons check-tables check-format
 	$(STEP) check-plots $(MAKE) --no-print-directory check-plots
-	$(STEP) nvcc-check $(MAKE) --no-print-directory nvcc-check
+	$(STEP) nvcc-check $(MAKE) --no-print-directory -j$(CORES) nvcc-check
 	$(STEP) test-new-lab $(MAKE) --no-print-directory test-new-lab
 	$(STEP) test-cpu-backend $(MAKE) --no-print-directory test-cpu-backend
 	$(STEP) "the solutions' tests" $(MAKE) --no-print-directory SOLUTION=1 $(NUMS:=-test)
