@@ -10,7 +10,7 @@ each an attack graded as one class by a copy of this tree, as attacks.py grades 
    elsewhere on the machine (tests/hidden in a folder that others may read);
 3. leave_notes leaves a note in /run/lock, /tmp and /dev/shm and a System V segment, and
    zz_peek (graded after it, one submission at a time) looks for them; hide_disk fills
-   /dev/shm past the disk limit with a file it deleted but holds open;
+   a shared folder past the disk limit with a file it deleted but holds open;
 4. zz_peek reads its classmates' code in the class folder and the results.json of those
    graded before it;
 5. a folder of a submission swapped for a link to the solutions between a look and an open
@@ -185,22 +185,39 @@ __attribute__((constructor)) static void atk_peek(void)
 '''
 
 HIDE_DISK = r'''
-/* 300 MiB in /dev/shm, in five files of 60 (under the file size limit of 64 MiB) deleted but
- * held open: no folder shows them; the disk limit is 256 MiB. */
+/* 300 MiB in files of at most 60 (under the file size limit of 64 MiB) deleted but held open:
+ * no folder shows them; the disk limit is 256 MiB. A folder that fills (a container's /dev/shm
+ * may have 64 MiB) passes on to the next; ATK-NOROOM when all are full: nothing to stop. */
+ATK int atk_hidden_file(const char *dir)
+{
+    char path[64];
+    snprintf(path, sizeof path, "%s/atk-hidden", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    unlink(path);
+    return fd;
+}
+
 __attribute__((constructor)) static void atk_hide_disk(void)
 {
     static char block[1 << 20];
+    static const char *const dirs[] = {"/dev/shm", "/tmp", "/var/tmp"};
+    int d = 0, fd, in_file = 0;
     if (!atk_graded())
         return;
     memset(block, 'D', sizeof block);
-    for (int f = 0; f < 5; f++) {
-        int fd = open("/dev/shm/atk-hidden", O_RDWR | O_CREAT | O_TRUNC, 0600);
-        if (fd < 0)
+    fd = atk_hidden_file(dirs[0]);
+    for (int mib = 0; mib < 300;) {
+        if (fd >= 0 && in_file < 60 && write(fd, block, sizeof block) == (ssize_t)sizeof block) {
+            mib++, in_file++;
+            continue;
+        }
+        if (fd < 0 || in_file < 60)
+            d++; /* this folder is full: the next */
+        if (d == 3) {
+            fprintf(stderr, "ATK-NOROOM: every folder full after %d MiB\n", mib);
             return;
-        unlink("/dev/shm/atk-hidden");
-        for (int i = 0; i < 60; i++)
-            if (write(fd, block, sizeof block) != (ssize_t)sizeof block)
-                break;
+        }
+        fd = atk_hidden_file(dirs[d]), in_file = 0;
     }
     sleep(3);
 }
@@ -318,9 +335,13 @@ class WallBase(unittest.TestCase):
     def test_hidden_disk_stopped(self):
         """Every test that the skeleton passes, hide_disk loses, stopped on the disk limit."""
         honest = self.scores("honest_skeleton")
-        lost = [t for t in self.results("hide_disk")["tests"]
-                if honest.get(t["name"], 0) > t["score"]]
-        self.assertEqual(len(lost), len([s for s in honest.values() if s > 0]))
+        got = self.results("hide_disk")
+        lost = [t for t in got["tests"] if honest.get(t["name"], 0) > t["score"]]
+        kept = [t["name"] + ": " + t["output"][-600:] for t in got["tests"]
+                if t["score"] and t["score"] >= honest.get(t["name"], 0)]
+        self.assertNotIn("ATK-NOROOM", json.dumps(got), "the attack found no room to fill")
+        self.assertEqual(len(lost), len([s for s in honest.values() if s > 0]),
+                         "hide_disk kept:\n" + "\n".join(kept) + "\n" + got["output"][-1500:])
         for t in lost:
             self.assertIn("disk", t["output"], t["name"])
 
