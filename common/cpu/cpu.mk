@@ -49,16 +49,17 @@ RUNTIME_CXX_runtime-tsan = g++$(TSAN_GCC)
 # One concern a file (runtime.h shares what they need of each other): launch.cpp checks launches
 # and hands their blocks to the workers; scheduler.cpp runs blocks on fibers (barriers, warps);
 # diagnose.cpp says what goes wrong in a block; memory.cpp allocates and copies; device.cpp is
-# the virtual device; streams.cpp streams, events and errors; texture.cpp textures and CUDA
+# the virtual device; errors.cpp errors; streams.cpp streams and events, graphs.cpp graphs by
+# stream capture (streams.h what they share); texture.cpp textures and CUDA
 # arrays; racecheck.cpp the race checker's part (empty in the other flavours); window.cpp what
 # tests past 2^32 elements need (CUDA_CPU_WINDOW, sparse memory). The core's objects are linked
 # into one, runtime.o (ld -r), as when they were one file: a program that uses any of the core
 # gets all of it, with what the process needs of it whatever it calls (ASan's options, the
 # host's __assert_fail, the race checker's hooks).
-CPU_RUNTIME_CORE = launch scheduler diagnose memory device streams
+CPU_RUNTIME_CORE = launch scheduler diagnose memory device errors streams graphs
 CPU_RUNTIME_PARTS = texture racecheck window
 CPU_RUNTIME_SRCS = $(patsubst %,$(CPU_DIR)/%.cpp,$(CPU_RUNTIME_CORE) $(CPU_RUNTIME_PARTS))
-$(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_DIR)/window.h $(CPU_HEADERS)
+$(BUILD)/cpu/%/libcudacpu.a: $(CPU_RUNTIME_SRCS) $(CPU_DIR)/runtime.h $(CPU_DIR)/window.h $(CPU_DIR)/streams.h $(CPU_HEADERS)
 	@mkdir -p $(@D)
 	$(Q)for f in $(CPU_RUNTIME_SRCS); do \
 	  $(RUNTIME_CXX_$*) -std=c++17 -O2 -g -Wall -Wextra $(RUNTIME_FLAGS_$*) -I $(CPU_DIR)/include -c $$f \
@@ -96,8 +97,16 @@ $(CPU_TEST_DIR)/test.o: tests/test_cpu_backend.c
 $(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
 	$(Q)$(CPU_TEST_LD) -o $@ $^ -lcmocka
 
-test-cpu-backend: $(CPU_TEST)
+# Streams, events and graphs: one file, tests and kernels (C++, as cucc and nvcc compile it).
+CPU_STREAMS_TEST = $(CPU_TEST_DIR)/test_cpu_streams
+$(CPU_STREAMS_TEST): tests/test_cpu_streams.cu $(CPU_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(Q)$(CPU_TEST_CU) -c $< -o $@.o
+	$(Q)$(CPU_TEST_LD) -o $@ $@.o -lcmocka
+
+test-cpu-backend: $(CPU_TEST) $(CPU_STREAMS_TEST)
 	@python3 common/run_tests.py --label "test-cpu-backend$(RACE_LABEL)" --no-list $(if $(V),--verbose) $(CPU_TEST)
+	@python3 common/run_tests.py --label "test-cpu-streams$(RACE_LABEL)" --no-list $(if $(V),--verbose) $(CPU_STREAMS_TEST)
 ifeq ($(BACKEND)$(RACECHECK),cpu)
 	@tests/test_cucc_flags.sh $(CPU_DIR)/cucc $(BUILD)/cpu
 	@tests/test_cucc_rewrite.sh $(CPU_DIR)/cucc $(BUILD)/cpu/cucc-rewrite $(BUILD)/cpu

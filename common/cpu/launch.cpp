@@ -1,7 +1,7 @@
 // Launches of the CPU backend: each is checked as a GPU checks it, its schedule read
 // (CUDA_CPU_SCHEDULE, CUDA_CPU_WINDOW) and its blocks handed to the workers, the launching
-// thread and CUDA_CPU_WORKERS-1 helpers, which run them (scheduler.cpp). Everything runs
-// synchronously on the calling thread, so streams are trivially in order (streams.cpp). Also
+// thread and CUDA_CPU_WORKERS-1 helpers, which run them (scheduler.cpp), when the launch's
+// stream runs it (streams.cpp: the host does not wait for a launch). Also
 // the kernels' attributes (dynamic shared memory, occupancy), which launches are held to.
 #include "runtime.h"
 #include "cuda_cpu.h"
@@ -133,7 +133,32 @@ static void running_begins(const Kernel &k)
     running_len = n > 0 ? std::min(n, (int)sizeof running_text - 1) : 0;
 }
 
-void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
+// A launch's blocks on the workers, when its stream runs it.
+static void run_launch(const Kernel &k, dim3 g, dim3 b, size_t smem, const Window &window,
+                       Order order, unsigned long long seed)
+{
+    Job j;
+    j.k = k, j.grid = g, j.block = b, j.smem = smem, j.window = window;
+    j.nblocks = (unsigned long long)g.x * g.y * g.z;
+    j.strict = strict_mode();
+    j.order = order, j.seed = seed;
+    if (order == RANDOM)
+        permute_blocks(j);
+    race_launch_starts(j);
+    running_begins(k);
+    {
+        Unseen unseen; // the scheduler's work on this thread (worker 0)
+        run(j, workers());
+    }
+    running_len = 0;
+    race_launch_ends(j);
+    if (j.races)
+        launch_failed(cudaErrorLaunchFailure);
+    else if (j.failed)
+        launch_failed(j.error);
+}
+
+void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t stream)
 {
     if (running()) {
         fprintf(stderr,
@@ -152,43 +177,32 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t)
         fail(cudaErrorInvalidValue);
         return;
     }
-    Job j;
-    j.k = k, j.grid = g, j.block = b, j.smem = smem;
-    j.nblocks = (unsigned long long)g.x * g.y * g.z;
-    const char *s = getenv("CUDA_CPU_SCHEDULE"), *window = getenv("CUDA_CPU_WINDOW");
+    Window window;
+    unsigned long long nblocks = (unsigned long long)g.x * g.y * g.z;
+    const char *s = getenv("CUDA_CPU_SCHEDULE"), *w = getenv("CUDA_CPU_WINDOW");
     std::string why;
-    if (!window_of(window, j.nblocks, threads, j.window, why)) {
-        fprintf(stderr, "cuda-cpu: CUDA_CPU_WINDOW=%s: %s\n", window, why.c_str());
+    if (!window_of(w, nblocks, threads, window, why)) {
+        fprintf(stderr, "cuda-cpu: CUDA_CPU_WINDOW=%s: %s\n", w, why.c_str());
         fail(cudaErrorInvalidValue);
         return;
     }
-    threads_launched += j.window.count * threads;
-    j.strict = strict_mode();
-    j.order = FORWARD, j.seed = 0;
+    Order order = FORWARD;
+    unsigned long long seed = 0;
     if (!s || !*s || !strcmp(s, "forward")) {
     } else if (!strcmp(s, "reverse")) {
-        j.order = REVERSE;
+        order = REVERSE;
     } else if (!strncmp(s, "random", 6) && (!s[6] || s[6] == ':')) {
-        j.order = RANDOM, j.seed = s[6] ? strtoull(s + 7, nullptr, 10) : 1;
-        permute_blocks(j);
+        order = RANDOM, seed = s[6] ? strtoull(s + 7, nullptr, 10) : 1;
     } else {
         fprintf(stderr,
                 "cuda-cpu: CUDA_CPU_SCHEDULE=%s: expected forward, reverse or random:SEED\n", s);
         fail(cudaErrorInvalidValue);
         return;
     }
-    race_launch_starts(j);
-    running_begins(k);
-    {
-        Unseen unseen; // the scheduler's work on this thread (worker 0)
-        run(j, workers());
-    }
-    running_len = 0;
-    race_launch_ends(j);
-    if (j.races)
-        launch_failed(cudaErrorLaunchFailure);
-    else if (j.failed)
-        launch_failed(j.error);
+    threads_launched += window.count * threads;
+    // Checked now, as a GPU checks a launch; run when a synchronising call needs it.
+    submit(
+        stream, [=] { run_launch(k, g, b, smem, window, order, seed); }, false);
 }
 } // namespace cucc
 

@@ -87,8 +87,9 @@ static cudaError_t check_kind(Site at, const char *api, Side dst, Side src, size
 }
 
 // height rows of width bytes, each pitch bytes after the one before (1D: one row).
+// Checked now; done when the stream runs it (sync: before it returns).
 cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void *src, size_t spitch,
-                 size_t width, size_t height, cudaMemcpyKind kind)
+                 size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool sync)
 {
     if (dst && src) {
         cudaError_t e = check_kind(at, api, side_of(dst), side_of(src), width * height, kind);
@@ -100,12 +101,18 @@ cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void 
     if (width > dpitch || width > spitch)
         return fail(cudaErrorInvalidPitchValue);
     if (!width || !height)
-        return cudaSuccess;
+        return sync ? submit(
+                          stream, [] {}, true)
+                    : cudaSuccess;
     if (!dst || !src)
         return fail(cudaErrorInvalidValue);
-    for (size_t r = 0; r < height; r++)
-        memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
-    return cudaSuccess;
+    return submit(
+        stream,
+        [=] {
+            for (size_t r = 0; r < height; r++)
+                memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+        },
+        sync);
 }
 
 cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size,
@@ -121,8 +128,12 @@ cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset,
                                to ? DEVICE : side_of(dst), to ? side_of(src) : DEVICE, count, kind);
     if (e)
         return e;
-    memcpy(to ? (char *)dst + offset : dst, to ? src : (const char *)src + offset, count);
-    return cudaSuccess;
+    return submit(
+        0,
+        [=] {
+            memcpy(to ? (char *)dst + offset : dst, to ? src : (const char *)src + offset, count);
+        },
+        true);
 }
 } // namespace cucc
 
@@ -177,8 +188,10 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int)
         managed_allocs[*ptr] = size;
     return e;
 }
+// As on a GPU, a free waits for the device's work first.
 cudaError_t cudaFree(void *ptr)
 {
+    settle_all();
     if (!ptr || sparse_free(ptr))
         return cudaSuccess;
     size_t size;
@@ -217,6 +230,7 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int)
 }
 cudaError_t cudaFreeHost(void *ptr)
 {
+    settle_all();
     size_t size = 0;
     {
         std::lock_guard<std::mutex> lock(mem_mutex);
@@ -228,36 +242,39 @@ cudaError_t cudaFreeHost(void *ptr)
     release(size);
     return cudaSuccess;
 }
+// From pageable memory too the copy waits for its stream: CUDA says it "might be synchronous",
+// so a program that reuses the memory before waiting may see it copied late.
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
-                            cudaStream_t)
+                            cudaStream_t stream)
 {
-    return copy(take_site(), "cudaMemcpyAsync", dst, count, src, count, count, 1, kind);
+    return copy(take_site(), "cudaMemcpyAsync", dst, count, src, count, count, 1, kind, stream,
+                false);
 }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind)
 {
-    cudaError_t e = copy(take_site(), "cudaMemcpy", dst, count, src, count, count, 1, kind);
-    return e ? e : sync_point();
+    return copy(take_site(), "cudaMemcpy", dst, count, src, count, count, 1, kind, 0, true);
 }
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind)
 {
-    cudaError_t e =
-        copy(take_site(), "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
-    return e ? e : sync_point();
+    return copy(take_site(), "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, 0,
+                true);
 }
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t)
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream)
 {
-    return copy(take_site(), "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
+    return copy(take_site(), "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind,
+                stream, false);
 }
-cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t)
+// Asynchronous, as on a GPU (cudaMemset's too, for device memory).
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
 {
     if (!count)
         return cudaSuccess;
     if (!ptr)
         return fail(cudaErrorInvalidValue);
-    memset(ptr, value, count);
-    return cudaSuccess;
+    return submit(
+        stream, [=] { memset(ptr, value, count); }, false);
 }
 cudaError_t cudaMemset(void *ptr, int value, size_t count)
 {
@@ -275,9 +292,13 @@ cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_
 {
     if (width > pitch)
         return fail(cudaErrorInvalidPitchValue);
-    for (size_t r = 0; r < height; r++)
-        memset((char *)ptr + r * pitch, value, width);
-    return cudaSuccess;
+    return submit(
+        0,
+        [=] {
+            for (size_t r = 0; r < height; r++)
+                memset((char *)ptr + r * pitch, value, width);
+        },
+        false);
 }
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int)
@@ -292,6 +313,7 @@ cudaError_t cudaHostUnregister(void *ptr)
 {
     if (!ptr)
         return fail(cudaErrorInvalidValue);
+    settle_all();
     std::lock_guard<std::mutex> lock(mem_mutex);
     pinned_allocs.erase(ptr);
     return cudaSuccess;
@@ -301,6 +323,27 @@ cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int)
     if (!device || !host)
         return fail(cudaErrorInvalidValue);
     *device = host;
+    return cudaSuccess;
+}
+// Managed memory is host memory here: the prefetch is ordered in its stream, and moves nothing.
+cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream)
+{
+    bool to_device = location.type == cudaMemLocationTypeDevice && location.id == 0;
+    if (!ptr || !count || flags || side_of(ptr) == HOST ||
+        side_of((const char *)ptr + count - 1) == HOST ||
+        !(to_device || location.type == cudaMemLocationTypeHost))
+        return fail(cudaErrorInvalidValue);
+    return submit(
+        stream, [] {}, false);
+}
+cudaError_t cudaMemAdvise(const void *ptr, size_t count, cudaMemoryAdvise advice,
+                          cudaMemLocation location)
+{
+    if (!ptr || !count || advice < cudaMemAdviseSetReadMostly ||
+        advice > cudaMemAdviseUnsetAccessedBy ||
+        !(location.type == cudaMemLocationTypeHost || location.type == cudaMemLocationTypeDevice))
+        return fail(cudaErrorInvalidValue);
     return cudaSuccess;
 }
 }

@@ -8,6 +8,7 @@
 #include "window.h"
 #include <boost/context/fiber.hpp>
 #include <atomic>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -198,6 +199,17 @@ unsigned grid_yz_limit();
 cudaError_t fail(cudaError_t e);
 cudaError_t sync_point();
 void launch_failed(cudaError_t e);
+void forget_errors(); // cudaDeviceReset's
+
+// The device's work (streams.cpp): the host does not wait for a launch, an async copy or a
+// memset; each runs when a synchronising call needs it, after what its stream gave before it
+// (and, on the legacy stream, after the work of every blocking stream), in an order drawn from
+// CUDA_CPU_SCHEDULE's seed among those that may run. submit gives w to stream s (0: the legacy
+// stream), or to the graph s captures; sync: it returns once w has run, with sync_point(), as
+// cudaMemcpy does. settle_all runs everything given (cudaDeviceSynchronize's, cudaFree's).
+using Work = std::function<void()>;
+cudaError_t submit(cudaStream_t s, Work w, bool sync);
+cudaError_t settle_all();
 
 // Copies (memory.cpp; texture.cpp's to and from arrays too): where the program called one (the
 // macros of cuda_runtime_api.h say it just before), and a copy of height rows of width bytes,
@@ -209,7 +221,7 @@ struct Site {
 };
 Site take_site();
 cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void *src, size_t spitch,
-                 size_t width, size_t height, cudaMemcpyKind kind);
+                 size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream, bool sync);
 
 // The launch (launch.cpp) to the scheduler (scheduler.cpp), on each worker: run the launch's
 // blocks until none is left or one fails.

@@ -95,7 +95,7 @@ static bctx::fiber fiber_main(Fiber *f, bctx::fiber &&back)
     for (;;) {
         f->t->fenced = false;
         if (race_thread_begins(f->t)) {
-            f->w->job->k.invoke(f->w->job->k.fn, f->w->job->k.args);
+            f->w->job->k.invoke(f->w->job->k.call.get());
             race_thread_ends(f->t);
         }
         exit_thread(f); // returns with the next thread to run on this fiber

@@ -1,158 +1,251 @@
-// Streams, events and errors of the CPU backend. Everything runs when called, on the calling
-// thread (launch.cpp), so streams are trivially in order, events see real elapsed times and a
-// callback runs at once; what is left to order is a kernel's failure, reported by the launch
-// and by the next synchronising call.
-#include "runtime.h"
+// Streams and events of the CPU backend, with CUDA's asynchrony: a launch, an async copy, a
+// memset or an event's record is kept, not run, until a synchronising call needs it (a
+// cudaMemcpy, a stream's, an event's or the device's synchronize, a query, cudaFree). Then the
+// work it needs runs, each piece after what it waits for (its stream's earlier work; on the
+// legacy stream, every blocking stream's; an event a stream waits for), and among the pieces
+// that may run, one drawn at random (CUDA_CPU_SCHEDULE's seed, else 1): so a program that reads
+// a result before waiting for it, or lets two streams share a buffer, sees what a GPU may show
+// it, every time, not once in a thousand runs.
+#include "streams.h"
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
 #include <chrono>
+#include <unordered_set>
+
+struct CUstream_st {
+    unsigned flags;
+    cucc::OpRef last;       // its latest work, until done
+    cucc::GraphRef capture; // while it captures
+    int capture_last = -1;  // the node it captured last
+};
+struct CUevent_st {
+    unsigned flags;
+    std::shared_ptr<double> ms; // when its latest record ran; negative before
+    cucc::OpRef record;         // that record, until done
+    cucc::GraphRef graph;       // recorded in a capture: the graph and its node
+    int node = -1;
+};
 
 namespace cucc {
-// ---------------------------------------------------------------------------------------------
-// Errors. A kernel failure is reported by the launch (cudaGetLastError) and by the next
-// synchronising call, whichever asks first. Unlike a GPU's, it is not sticky: the next test runs.
-static thread_local cudaError_t last_error, async_error;
+static CUstream_st legacy{0, nullptr, nullptr, -1};
+static std::vector<OpRef> pending; // given, not yet run, in the order given
 
-cudaError_t fail(cudaError_t e)
+std::recursive_mutex &streams_lock()
 {
-    if (e)
-        last_error = e;
-    return e;
+    static std::recursive_mutex m;
+    return m;
 }
-cudaError_t sync_point()
+static CUstream_st *stream_of(cudaStream_t s)
 {
-    cudaError_t e = async_error;
-    async_error = cudaSuccess;
-    if (last_error == e)
-        last_error = cudaSuccess;
-    return e;
+    return !s || s == cudaStreamLegacy || s == cudaStreamPerThread ? &legacy : s;
 }
-// A kernel's failure: for the launch's cudaGetLastError and the next synchronising call.
-void launch_failed(cudaError_t e)
-{
-    async_error = fail(e);
-}
-} // namespace cucc
-
-using namespace cucc;
 static double now_ms()
 {
     return std::chrono::duration<double, std::milli>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
-struct CUstream_st {
-    int flags;
-};
-struct CUevent_st {
-    unsigned flags;
-    double ms; // when recorded; negative before
-};
+static unsigned long long draw(unsigned long long n) // splitmix64, seeded as the schedule is
+{
+    static unsigned long long state = [] {
+        const char *s = getenv("CUDA_CPU_SCHEDULE");
+        return s && !strncmp(s, "random:", 7) ? strtoull(s + 7, nullptr, 10) : 1ULL;
+    }();
+    unsigned long long z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (z ^ (z >> 31)) % n;
+}
 
+OpRef issue(cudaStream_t s, Work w, const std::vector<OpRef> &extra)
+{
+    CUstream_st *st = stream_of(s);
+    auto op = std::make_shared<Op>();
+    op->work = std::move(w);
+    op->blocking = !(st->flags & cudaStreamNonBlocking);
+    for (auto &o : extra)
+        if (o && !o->done)
+            op->after.push_back(o);
+    if (st->last && !st->last->done)
+        op->after.push_back(st->last);
+    if (st == &legacy) { // the legacy stream waits for every blocking stream
+        for (auto &o : pending)
+            if (o->blocking)
+                op->after.push_back(o);
+    } else if (op->blocking && legacy.last && !legacy.last->done) {
+        op->after.push_back(legacy.last); // and they wait for it
+    }
+    st->last = op;
+    pending.push_back(op);
+    return op;
+}
+
+void give(const OpRef &op)
+{
+    pending.push_back(op);
+}
+
+static void run(const OpRef &op)
+{
+    op->done = true;
+    Work w = std::move(op->work);
+    op->after.clear();
+    pending.erase(std::find(pending.begin(), pending.end(), op));
+    w();
+}
+// The pending work that targets need, each piece after what it waits for; one piece only when
+// step (a query's progress). Returns whether the targets are all done.
+static bool settle(const std::vector<OpRef> &targets, bool step = false)
+{
+    std::vector<OpRef> need, stack;
+    std::unordered_set<Op *> seen;
+    for (auto &t : targets)
+        if (t && !t->done)
+            stack.push_back(t);
+    while (!stack.empty()) {
+        OpRef o = stack.back();
+        stack.pop_back();
+        if (o->done || !seen.insert(o.get()).second)
+            continue;
+        need.push_back(o);
+        stack.insert(stack.end(), o->after.begin(), o->after.end());
+    }
+    while (!need.empty()) {
+        std::vector<size_t> ready;
+        for (size_t i = 0; i < need.size(); i++)
+            if (std::all_of(need[i]->after.begin(), need[i]->after.end(),
+                            [](const OpRef &o) { return o->done; }))
+                ready.push_back(i);
+        size_t pick = ready[draw(ready.size())];
+        OpRef op = need[pick];
+        need.erase(need.begin() + pick);
+        run(op);
+        if (step)
+            return need.empty();
+    }
+    return true;
+}
+
+cudaError_t submit(cudaStream_t s, Work w, bool sync)
+{
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    int *last;
+    GraphRef &g = capture_of(s, &last);
+    if (g && sync) {
+        g->invalid = true;
+        return fail(cudaErrorStreamCaptureUnsupported);
+    }
+    if (g) {
+        g->nodes.push_back(
+            {std::move(w), *last >= 0 ? std::vector<int>{*last} : std::vector<int>{}});
+        *last = (int)g->nodes.size() - 1;
+        return cudaSuccess;
+    }
+    if (sync && any_capture())
+        return fail(cudaErrorStreamCaptureImplicit);
+    OpRef op = issue(s, std::move(w));
+    if (!sync)
+        return cudaSuccess;
+    settle({op});
+    return sync_point();
+}
+cudaError_t settle_all()
+{
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    if (any_capture())
+        return fail(cudaErrorStreamCaptureUnsupported);
+    settle(pending);
+    return sync_point();
+}
+
+GraphRef &capture_of(cudaStream_t s, int **last)
+{
+    CUstream_st *st = stream_of(s);
+    *last = &st->capture_last;
+    return st->capture;
+}
+} // namespace cucc
+
+using namespace cucc;
 extern "C" {
-cudaError_t cudaGetLastError(void)
-{
-    cudaError_t e = last_error;
-    last_error = cudaSuccess;
-    if (async_error == e)
-        async_error = cudaSuccess;
-    return e;
-}
-cudaError_t cudaPeekAtLastError(void)
-{
-    return last_error;
-}
-
-static const struct {
-    cudaError_t e;
-    const char *name, *text;
-} errors[] = {
-    {cudaSuccess, "cudaSuccess", "no error"},
-    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
-    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
-    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
-    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
-     "invalid configuration argument"},
-    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
-    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
-    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
-    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
-     "invalid copy direction for memcpy"},
-    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
-    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
-    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
-    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
-     "an illegal memory access was encountered"},
-    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
-     "too many resources requested for launch"},
-    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
-    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
-    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
-    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
-    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
-    {cudaErrorInvalidTexture, "cudaErrorInvalidTexture", "invalid texture reference"},
-    {cudaErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor",
-     "invalid channel descriptor"},
-    {cudaErrorInvalidFilterSetting, "cudaErrorInvalidFilterSetting",
-     "linear filtering not supported for non-float type"},
-    {cudaErrorInvalidNormSetting, "cudaErrorInvalidNormSetting",
-     "read as normalized float not supported for 32-bit non float type"},
-    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",
-     "part or all of the requested memory range is already mapped"},
-    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
-     "pointer does not correspond to a registered memory region"},
-    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
-};
-const char *cudaGetErrorString(cudaError_t e)
-{
-    for (auto &x : errors)
-        if (x.e == e)
-            return x.text;
-    return "unrecognized error code";
-}
-const char *cudaGetErrorName(cudaError_t e)
-{
-    for (auto &x : errors)
-        if (x.e == e)
-            return x.name;
-    return "cudaErrorUnknown";
-}
 cudaError_t cudaDeviceSynchronize(void)
 {
-    return sync_point();
+    return settle_all();
 }
 cudaError_t cudaDeviceReset(void)
 {
-    last_error = async_error = cudaSuccess;
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    pending.clear(); // what was given and never waited for is dropped, as with a GPU's context
+    legacy.last = nullptr;
+    forget_errors();
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
 {
-    if (!stream)
+    if (!stream || (flags & ~cudaStreamNonBlocking))
         return fail(cudaErrorInvalidValue);
-    *stream = new CUstream_st{(int)flags};
+    *stream = new CUstream_st{flags, nullptr, nullptr, -1};
     return cudaSuccess;
 }
 cudaError_t cudaStreamCreate(cudaStream_t *stream)
 {
     return cudaStreamCreateWithFlags(stream, 0);
 }
+// Its work still runs; only the handle goes.
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+    if (stream_of(stream) == &legacy)
+        return fail(cudaErrorInvalidResourceHandle);
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    if (stream->capture) {
+        auto &members = stream->capture->streams;
+        members.erase(std::find(members.begin(), members.end(), stream));
+    }
     delete stream;
     return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t)
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    CUstream_st *st = stream_of(stream);
+    if (st->capture) {
+        st->capture->invalid = true;
+        return fail(cudaErrorStreamCaptureUnsupported);
+    }
+    settle({st->last});
     return sync_point();
 }
-cudaError_t cudaStreamQuery(cudaStream_t)
+// Not yet: one piece of the work it waits for runs, so that a loop of queries ends.
+cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    return cudaSuccess;
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    CUstream_st *st = stream_of(stream);
+    return settle({st->last}, true) ? cudaSuccess : cudaErrorNotReady;
 }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int)
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int)
 {
+    if (!event)
+        return fail(cudaErrorInvalidResourceHandle);
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    CUstream_st *st = stream_of(stream);
+    if (event->graph && !event->graph->invalid && !st->capture) { // joins the capture
+        st->capture = event->graph, st->capture_last = event->node;
+        event->graph->streams.push_back(stream);
+        return cudaSuccess;
+    }
+    if (st->capture) {
+        if (event->graph == st->capture && event->node >= 0) {
+            st->capture->nodes.push_back({[] {}, {event->node}});
+            if (st->capture_last >= 0)
+                st->capture->nodes.back().after.push_back(st->capture_last);
+            st->capture_last = (int)st->capture->nodes.size() - 1;
+        }
+        return cudaSuccess;
+    }
+    if (event->record && !event->record->done)
+        issue(stream, [] {}, {event->record});
     return cudaSuccess;
 }
 
@@ -160,7 +253,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
     if (!event)
         return fail(cudaErrorInvalidValue);
-    *event = new CUevent_st{flags, -1};
+    *event = new CUevent_st{flags, std::make_shared<double>(-1), nullptr, nullptr, -1};
     return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t *event)
@@ -171,34 +264,55 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     if (!event)
         return fail(cudaErrorInvalidResourceHandle);
-    delete event;
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    delete event; // a record still to run keeps its own time
     return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t)
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     if (!event)
         return fail(cudaErrorInvalidResourceHandle);
-    event->ms = now_ms();
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    std::shared_ptr<double> ms = std::make_shared<double>(-1);
+    Work stamp = [ms] { *ms = now_ms(); };
+    CUstream_st *st = stream_of(stream);
+    if (st->capture) {
+        submit(stream, stamp, false);
+        event->graph = st->capture, event->node = st->capture_last, event->record = nullptr;
+    } else {
+        event->graph = nullptr, event->node = -1;
+        event->record = issue(stream, stamp);
+    }
+    event->ms = ms;
     return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     if (!event)
         return fail(cudaErrorInvalidResourceHandle);
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    settle({event->record});
     return sync_point();
 }
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
-    return event ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+    if (!event)
+        return fail(cudaErrorInvalidResourceHandle);
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    return settle({event->record}, true) ? cudaSuccess : cudaErrorNotReady;
 }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     if (!ms)
         return fail(cudaErrorInvalidValue);
-    if (!start || !end || start->ms < 0 || end->ms < 0 ||
-        ((start->flags | end->flags) & cudaEventDisableTiming))
+    if (!start || !end || ((start->flags | end->flags) & cudaEventDisableTiming))
         return fail(cudaErrorInvalidResourceHandle);
-    *ms = (float)(end->ms - start->ms);
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    if ((start->record && !start->record->done) || (end->record && !end->record->done))
+        return cudaErrorNotReady;
+    if (*start->ms < 0 || *end->ms < 0)
+        return fail(cudaErrorInvalidResourceHandle);
+    *ms = (float)(*end->ms - *start->ms);
     return cudaSuccess;
 }
 
@@ -207,14 +321,14 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 {
     if (!callback || flags)
         return fail(cudaErrorInvalidValue);
-    callback(stream, async_error, user_data);
-    return cudaSuccess;
+    return submit(
+        stream, [=] { callback(stream, cudaSuccess, user_data); }, false);
 }
-cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void *user_data)
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *user_data)
 {
     if (!fn)
         return fail(cudaErrorInvalidValue);
-    fn(user_data);
-    return cudaSuccess;
+    return submit(
+        stream, [=] { fn(user_data); }, false);
 }
 }

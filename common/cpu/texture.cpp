@@ -205,6 +205,7 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const cudaChannelFormatDesc *des
 }
 cudaError_t cudaFreeArray(cudaArray_t array)
 {
+    settle_all();
     if (!array)
         return cudaSuccess;
     cudaFree(array->data);
@@ -226,9 +227,8 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offse
     size_t row = dst ? dst->width * dst->elem : 0;
     if (!dst || w_offset + width > row || h_offset + height > dst->height)
         return fail(cudaErrorInvalidValue);
-    cudaError_t e = copy(site, "cudaMemcpy2DToArray", dst->data + h_offset * row + w_offset, row,
-                         src, spitch, width, height, kind);
-    return e ? e : sync_point();
+    return copy(site, "cudaMemcpy2DToArray", dst->data + h_offset * row + w_offset, row, src,
+                spitch, width, height, kind, 0, true);
 }
 cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset,
                                   size_t h_offset, size_t width, size_t height, cudaMemcpyKind kind)
@@ -237,9 +237,8 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
     size_t row = src ? src->width * src->elem : 0;
     if (!src || w_offset + width > row || h_offset + height > src->height)
         return fail(cudaErrorInvalidValue);
-    cudaError_t e = copy(site, "cudaMemcpy2DFromArray", dst, dpitch,
-                         src->data + h_offset * row + w_offset, row, width, height, kind);
-    return e ? e : sync_point();
+    return copy(site, "cudaMemcpy2DFromArray", dst, dpitch, src->data + h_offset * row + w_offset,
+                row, width, height, kind, 0, true);
 }
 // The array as one run of bytes, row after row: where count bytes from (w_offset, h_offset)
 // start in it, or SIZE_MAX where they do not fit.
@@ -255,9 +254,8 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset,
     size_t at = array_run(dst, w_offset, h_offset, count);
     if (at == SIZE_MAX)
         return fail(cudaErrorInvalidValue);
-    cudaError_t e =
-        copy(site, "cudaMemcpyToArray", dst->data + at, count, src, count, count, 1, kind);
-    return e ? e : sync_point();
+    return copy(site, "cudaMemcpyToArray", dst->data + at, count, src, count, count, 1, kind, 0,
+                true);
 }
 cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                                 size_t count, cudaMemcpyKind kind)
@@ -266,9 +264,8 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offse
     size_t at = array_run(src, w_offset, h_offset, count);
     if (at == SIZE_MAX)
         return fail(cudaErrorInvalidValue);
-    cudaError_t e =
-        copy(site, "cudaMemcpyFromArray", dst, count, src->data + at, count, count, 1, kind);
-    return e ? e : sync_point();
+    return copy(site, "cudaMemcpyFromArray", dst, count, src->data + at, count, count, 1, kind, 0,
+                true);
 }
 
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *texture, const cudaResourceDesc *resource,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -250,24 +251,30 @@ struct vptr {
 };
 
 /* k<<<grid, block, smem, stream>>>(args) becomes Launch(grid, block, smem, stream).go(...)(args):
-   the arguments are copied once (as CUDA copies them), then passed by value to every thread. */
+   the kernel and its arguments are copied once (as CUDA copies them: the launch may run after
+   the caller's variables are gone), then the arguments are passed by value to every thread. */
 struct Kernel {
     const char *name, *file;
     int line;
-    const void *fn, *args;
-    void (*invoke)(const void *fn, const void *args);
+    std::shared_ptr<const void> call; /* a Bound: the kernel and its arguments */
+    void (*invoke)(const void *call);
 };
 void launch(const Kernel &k, dim3 grid, dim3 block, size_t smem, cudaStream_t stream);
 
-template <class F, class Tuple, size_t... I>
-void apply(const F &f, const Tuple &t, std::index_sequence<I...>)
+template <class Fn, class Tuple>
+struct Bound {
+    Fn fn;
+    Tuple args;
+};
+template <class Fn, class Tuple, size_t... I>
+void apply(const Bound<Fn, Tuple> &b, std::index_sequence<I...>)
 {
-    f(std::get<I>(t)...);
+    b.fn(std::get<I>(b.args)...);
 }
-template <class F, class Tuple>
-void invoke(const void *fn, const void *args)
+template <class Fn, class Tuple>
+void invoke(const void *call)
 {
-    apply(*static_cast<const F *>(fn), *static_cast<const Tuple *>(args),
+    apply(*static_cast<const Bound<Fn, Tuple> *>(call),
           std::make_index_sequence<std::tuple_size<Tuple>::value>());
 }
 struct Launch {
@@ -287,9 +294,12 @@ struct Launch {
         template <class... A>
         void operator()(A &&...a) const
         {
-            std::tuple<typename std::decay<A>::type...> args(std::forward<A>(a)...);
-            launch({name, file, line, &f, &args, invoke<F, decltype(args)>}, cfg.grid, cfg.block,
-                   cfg.smem, cfg.stream);
+            using Fn = typename std::decay<F>::type;
+            using Args = std::tuple<typename std::decay<A>::type...>;
+            auto call =
+                std::make_shared<Bound<Fn, Args>>(Bound<Fn, Args>{f, Args(std::forward<A>(a)...)});
+            launch({name, file, line, call, invoke<Fn, Args>}, cfg.grid, cfg.block, cfg.smem,
+                   cfg.stream);
         }
     };
     template <class F>
