@@ -155,11 +155,13 @@ static void test_waiting_for_the_wrong_stream(void **)
     assert_int_equal(out[N - 1], 0);
     CHECK(cudaStreamSynchronize(a));
     assert_int_equal(out[N - 1], 1);
-    /* a non-blocking stream is not waited for by the legacy stream's cudaMemcpy */
+    /* what is given after the wait stays to come */
     add_one<<<N / 256, 256, 0, a>>>(d, N);
-    CHECK(cudaMemcpy(out, d, sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(cudaStreamSynchronize(b));
+    CHECK(cudaMemcpyAsync(out, d, sizeof(int), cudaMemcpyDeviceToHost, a));
     assert_int_equal(out[0], 1);
     CHECK(cudaDeviceSynchronize());
+    assert_int_equal(out[0], 2);
     CHECK(cudaStreamDestroy(a));
     CHECK(cudaStreamDestroy(b));
     CHECK(cudaFree(d));
@@ -262,6 +264,43 @@ static void test_capture_refuses_a_wait(void **)
     CHECK(cudaFree(d));
 }
 
+/* A stream forked into a capture by an event must join it again before the capture ends. */
+static void test_capture_needs_the_join(void **)
+{
+    int *d;
+    cudaStream_t s, t;
+    cudaEvent_t fork, join;
+    cudaGraph_t g;
+    CHECK(cudaMalloc(&d, 2 * sizeof(int)));
+    CHECK(cudaStreamCreate(&s));
+    CHECK(cudaStreamCreate(&t));
+    CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+    CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+    for (int joined = 0; joined < 2; joined++) {
+        CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+        CHECK(cudaEventRecord(fork, s));
+        CHECK(cudaStreamWaitEvent(t, fork, 0));
+        add_one<<<1, 2, 0, t>>>(d, 2);
+        if (joined) {
+            CHECK(cudaEventRecord(join, t));
+            CHECK(cudaStreamWaitEvent(s, join, 0));
+        }
+        cudaError_t e = cudaStreamEndCapture(s, &g);
+        if (joined) {
+            CHECK(e);
+            CHECK(cudaGraphDestroy(g));
+        } else {
+            assert_int_equal((int)e, (int)cudaErrorStreamCaptureUnjoined);
+        }
+        cudaGetLastError();
+    }
+    CHECK(cudaEventDestroy(fork));
+    CHECK(cudaEventDestroy(join));
+    CHECK(cudaStreamDestroy(s));
+    CHECK(cudaStreamDestroy(t));
+    CHECK(cudaFree(d));
+}
+
 /* Managed memory prefetched to the device and back, in a stream's order. */
 static void test_prefetch(void **)
 {
@@ -293,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_failure_at_the_sync),
         cmocka_unit_test(test_graph_replays),
         cmocka_unit_test(test_capture_refuses_a_wait),
+        cmocka_unit_test(test_capture_needs_the_join),
         cmocka_unit_test(test_prefetch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

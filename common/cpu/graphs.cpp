@@ -13,6 +13,28 @@ bool any_capture()
 {
     return !capturing.empty();
 }
+void invalidate_captures()
+{
+    for (auto &g : capturing)
+        g->invalid = true;
+}
+// Whether every node is the origin's last (end) or comes before it: each stream that forked
+// from the origin joined it again (an event the origin waited for) after its last work.
+static bool joined(const Graph &g, int end)
+{
+    std::vector<char> before(g.nodes.size(), 0);
+    std::vector<int> stack;
+    if (end >= 0)
+        stack.push_back(end);
+    while (!stack.empty()) {
+        int k = stack.back();
+        stack.pop_back();
+        if (before[k]++)
+            continue;
+        stack.insert(stack.end(), g.nodes[k].after.begin(), g.nodes[k].after.end());
+    }
+    return std::all_of(before.begin(), before.end(), [](char b) { return b != 0; });
+}
 } // namespace cucc
 
 using namespace cucc;
@@ -42,12 +64,15 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph)
     if (!g)
         return fail(cudaErrorIllegalState);
     GraphRef done = g;
+    int end = *last;
     for (cudaStream_t s : done->streams) // the origin and every stream that forked from it
         capture_of(s, &last) = nullptr;
     capturing.erase(std::find(capturing.begin(), capturing.end(), done));
     *graph = nullptr;
     if (done->invalid)
         return fail(cudaErrorStreamCaptureInvalidated);
+    if (!joined(*done, end)) // a stream forked from it whose work the origin did not wait for
+        return fail(cudaErrorStreamCaptureUnjoined);
     *graph = new CUgraph_st{done};
     return cudaSuccess;
 }

@@ -1,17 +1,16 @@
 // Streams and events of the CPU backend, with CUDA's asynchrony: a launch, an async copy, a
-// memset or an event's record is kept, not run, until a synchronising call needs it (a
-// cudaMemcpy, a stream's, an event's or the device's synchronize, a query, cudaFree). Then the
-// work it needs runs, each piece after what it waits for (its stream's earlier work; on the
-// legacy stream, every blocking stream's; an event a stream waits for), and among the pieces
-// that may run, one drawn at random (CUDA_CPU_SCHEDULE's seed, else 1): so a program that reads
-// a result before waiting for it, or lets two streams share a buffer, sees what a GPU may show
-// it, every time, not once in a thousand runs.
+// memset or an event's record is kept, not run, until a synchronising call waits for it (a
+// cudaMemcpy, a stream's, an event's or the device's synchronize, a query, cudaFree). Then
+// everything given up to it runs, each piece after what it waits for (its stream's earlier
+// work; on the legacy stream, every blocking stream's; an event a stream waits for), and among
+// the pieces that may run, one drawn at random (CUDA_CPU_SCHEDULE's seed, else 1): so a
+// program that reads a result before waiting for it, or lets two streams share a buffer, sees
+// what a GPU may show it, every time, not once in a thousand runs.
 #include "streams.h"
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
 #include <chrono>
-#include <unordered_set>
 
 struct CUstream_st {
     unsigned flags;
@@ -77,12 +76,14 @@ OpRef issue(cudaStream_t s, Work w, const std::vector<OpRef> &extra)
         op->after.push_back(legacy.last); // and they wait for it
     }
     st->last = op;
-    pending.push_back(op);
+    give(op);
     return op;
 }
 
+static unsigned long long given; // ops given so far: the next one's seq
 void give(const OpRef &op)
 {
+    op->seq = ++given;
     pending.push_back(op);
 }
 
@@ -94,23 +95,21 @@ static void run(const OpRef &op)
     pending.erase(std::find(pending.begin(), pending.end(), op));
     w();
 }
-// The pending work that targets need, each piece after what it waits for; one piece only when
-// step (a query's progress). Returns whether the targets are all done.
+// What a synchronising call waits for (targets): the device works on everything given before
+// the host began to wait, so everything given up to the latest target runs, each piece after
+// what it waits for, in an order drawn among those that may run (several streams interleave,
+// as on a GPU); what was given after stays to come. One piece only when step (a query's
+// progress). Returns whether the targets are all done.
 static bool settle(const std::vector<OpRef> &targets, bool step = false)
 {
-    std::vector<OpRef> need, stack;
-    std::unordered_set<Op *> seen;
+    unsigned long long until = 0;
     for (auto &t : targets)
         if (t && !t->done)
-            stack.push_back(t);
-    while (!stack.empty()) {
-        OpRef o = stack.back();
-        stack.pop_back();
-        if (o->done || !seen.insert(o.get()).second)
-            continue;
-        need.push_back(o);
-        stack.insert(stack.end(), o->after.begin(), o->after.end());
-    }
+            until = std::max(until, t->seq);
+    std::vector<OpRef> need;
+    for (auto &o : pending)
+        if (o->seq <= until)
+            need.push_back(o);
     while (!need.empty()) {
         std::vector<size_t> ready;
         for (size_t i = 0; i < need.size(); i++)
@@ -142,8 +141,10 @@ cudaError_t submit(cudaStream_t s, Work w, bool sync)
         *last = (int)g->nodes.size() - 1;
         return cudaSuccess;
     }
-    if (sync && any_capture())
+    if ((sync || stream_of(s) == &legacy) && any_capture()) {
+        invalidate_captures(); // the legacy stream would wait for a capturing stream
         return fail(cudaErrorStreamCaptureImplicit);
+    }
     OpRef op = issue(s, std::move(w));
     if (!sync)
         return cudaSuccess;
@@ -153,8 +154,10 @@ cudaError_t submit(cudaStream_t s, Work w, bool sync)
 cudaError_t settle_all()
 {
     std::lock_guard<std::recursive_mutex> lock(streams_lock());
-    if (any_capture())
+    if (any_capture()) {
+        invalidate_captures();
         return fail(cudaErrorStreamCaptureUnsupported);
+    }
     settle(pending);
     return sync_point();
 }
@@ -285,6 +288,12 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     }
     event->ms = ms;
     return cudaSuccess;
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    if (flags & ~cudaEventRecordExternal)
+        return fail(cudaErrorInvalidValue);
+    return cudaEventRecord(event, stream);
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {

@@ -14,7 +14,8 @@ struct Op {
     Work work;
     std::vector<std::shared_ptr<Op>> after;
     bool done = false;
-    bool blocking = true; // on the legacy stream or a stream that waits for it
+    bool blocking = true;       // on the legacy stream or a stream that waits for it
+    unsigned long long seq = 0; // the order in which the host gave it
 };
 using OpRef = std::shared_ptr<Op>;
 
@@ -38,6 +39,7 @@ void give(const OpRef &op); // work made whole by the caller (a graph's node)
 // A stream's capture (null when it captures nothing) and the node it last captured (-1: none).
 GraphRef &capture_of(cudaStream_t s, int **last);
 bool any_capture();
+void invalidate_captures(); // a call that breaks every capture (cudaErrorStreamCaptureImplicit)
 } // namespace cucc
 
 struct CUgraph_st {

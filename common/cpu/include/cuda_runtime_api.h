@@ -128,6 +128,8 @@ typedef enum cudaFuncAttribute {
 #define cudaEventDefault 0x00
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
+#define cudaEventRecordDefault 0x00
+#define cudaEventRecordExternal 0x01
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
 #define cudaHostAllocMapped 0x02
@@ -404,6 +406,9 @@ cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream CUDA_CPU_DV(0));
+/* In a capture an event's record is a node of the graph, with either flag. */
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream CUDA_CPU_DV(0),
+                                     unsigned int flags CUDA_CPU_DV(0));
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);

@@ -1,0 +1,16 @@
+/* lab12 reference: the transform on the CPU, each FMA rounded once, as the GPU's. */
+#include <math.h>
+#include "streams.h"
+
+float streams_transform(float x, unsigned fmas)
+{
+    for (unsigned k = 0; k < fmas; k++)
+        x = fmaf(x, STREAMS_A, STREAMS_B);
+    return x;
+}
+
+void streams_cpu(const float *in, float *out, size_t n, unsigned fmas)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = streams_transform(in[i], fmas);
+}
