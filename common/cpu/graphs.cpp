@@ -109,7 +109,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
     std::vector<OpRef> ops;
     for (const Node &n : exec->graph->nodes) {
         auto op = std::make_shared<Op>();
-        op->work = n.work, op->blocking = before->blocking;
+        op->work = n.work, op->blocking = before->blocking, op->identity = before->identity;
         op->after.push_back(before);
         for (int i : n.after)
             op->after.push_back(ops[i]);

@@ -158,7 +158,7 @@ static void run_launch(const Kernel &k, dim3 g, dim3 b, size_t smem, const Windo
         launch_failed(j.error);
 }
 
-void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t stream)
+void launch(Kernel k, dim3 g, dim3 b, size_t smem, cudaStream_t stream)
 {
     if (running()) {
         fprintf(stderr,
@@ -201,8 +201,10 @@ void launch(const Kernel &k, dim3 g, dim3 b, size_t smem, cudaStream_t stream)
     }
     threads_launched += window.count * threads;
     // Checked now, as a GPU checks a launch; run when a synchronising call needs it.
-    submit(
-        stream, [=] { run_launch(k, g, b, smem, window, order, seed); }, false);
+    Work run = [k = std::move(k), g, b, smem, window, order, seed] {
+        run_launch(k, g, b, smem, window, order, seed);
+    };
+    submit(stream, std::move(run), false);
 }
 } // namespace cucc
 

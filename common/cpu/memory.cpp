@@ -86,6 +86,8 @@ static cudaError_t check_kind(Site at, const char *api, Side dst, Side src, size
     return cudaSuccess;
 }
 
+static const Work nothing = [] {};
+
 // height rows of width bytes, each pitch bytes after the one before (1D: one row).
 // Checked now; done when the stream runs it (sync: before it returns).
 cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -101,18 +103,17 @@ cudaError_t copy(Site at, const char *api, void *dst, size_t dpitch, const void 
     if (width > dpitch || width > spitch)
         return fail(cudaErrorInvalidPitchValue);
     if (!width || !height)
-        return sync ? submit(
-                          stream, [] {}, true)
-                    : cudaSuccess;
+        return sync ? submit(stream, nothing, true) : cudaSuccess;
     if (!dst || !src)
         return fail(cudaErrorInvalidValue);
-    return submit(
-        stream,
-        [=] {
-            for (size_t r = 0; r < height; r++)
-                memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
-        },
-        sync);
+    Work rows = [=] {
+        for (size_t r = 0; r < height; r++) {
+            race_bytes((const char *)src + r * spitch, width, false);
+            race_bytes((char *)dst + r * dpitch, width, true);
+            memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+        }
+    };
+    return submit(stream, rows, sync);
 }
 
 cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset, size_t size,
@@ -128,12 +129,10 @@ cudaError_t symbol_copy(void *dst, const void *src, size_t count, size_t offset,
                                to ? DEVICE : side_of(dst), to ? side_of(src) : DEVICE, count, kind);
     if (e)
         return e;
-    return submit(
-        0,
-        [=] {
-            memcpy(to ? (char *)dst + offset : dst, to ? src : (const char *)src + offset, count);
-        },
-        true);
+    Work bytes = [=] {
+        memcpy(to ? (char *)dst + offset : dst, to ? src : (const char *)src + offset, count);
+    };
+    return submit(0, bytes, true);
 }
 } // namespace cucc
 
@@ -247,22 +246,26 @@ cudaError_t cudaFreeHost(void *ptr)
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
                             cudaStream_t stream)
 {
+    called_from(__builtin_return_address(0));
     return copy(take_site(), "cudaMemcpyAsync", dst, count, src, count, count, 1, kind, stream,
                 false);
 }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind)
 {
+    called_from(__builtin_return_address(0));
     return copy(take_site(), "cudaMemcpy", dst, count, src, count, count, 1, kind, 0, true);
 }
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind)
 {
+    called_from(__builtin_return_address(0));
     return copy(take_site(), "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, 0,
                 true);
 }
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                               size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t stream)
 {
+    called_from(__builtin_return_address(0));
     return copy(take_site(), "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind,
                 stream, false);
 }
@@ -273,8 +276,12 @@ cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t str
         return cudaSuccess;
     if (!ptr)
         return fail(cudaErrorInvalidValue);
-    return submit(
-        stream, [=] { memset(ptr, value, count); }, false);
+    Work set = [=] {
+        race_bytes(ptr, count, true);
+        memset(ptr, value, count);
+    };
+    called_from(__builtin_return_address(0));
+    return submit(stream, set, false);
 }
 cudaError_t cudaMemset(void *ptr, int value, size_t count)
 {
@@ -292,13 +299,13 @@ cudaError_t cudaMemset2D(void *ptr, size_t pitch, int value, size_t width, size_
 {
     if (width > pitch)
         return fail(cudaErrorInvalidPitchValue);
-    return submit(
-        0,
-        [=] {
-            for (size_t r = 0; r < height; r++)
-                memset((char *)ptr + r * pitch, value, width);
-        },
-        false);
+    Work rows = [=] {
+        for (size_t r = 0; r < height; r++) {
+            race_bytes((char *)ptr + r * pitch, width, true);
+            memset((char *)ptr + r * pitch, value, width);
+        }
+    };
+    return submit(0, rows, false);
 }
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int)
@@ -334,8 +341,7 @@ cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, cudaMemLocation 
         side_of((const char *)ptr + count - 1) == HOST ||
         !(to_device || location.type == cudaMemLocationTypeHost))
         return fail(cudaErrorInvalidValue);
-    return submit(
-        stream, [] {}, false);
+    return submit(stream, nothing, false);
 }
 cudaError_t cudaMemAdvise(const void *ptr, size_t count, cudaMemoryAdvise advice,
                           cudaMemLocation location)

@@ -12,6 +12,11 @@ void __tsan_java_alloc(unsigned long ptr, unsigned long size);
 void __tsan_java_free(unsigned long ptr, unsigned long size);
 void __tsan_func_entry(void *call_pc);
 void __tsan_func_exit(void);
+void __tsan_read_range(void *addr, unsigned long size);
+int __tsan_get_report_data(void *report, const char **description, int *count, int *stack_count,
+                           int *mop_count, int *loc_count, int *mutex_count, int *thread_count,
+                           int *unique_tid_count, void **sleep_trace, unsigned long trace_size);
+void __tsan_write_range(void *addr, unsigned long size);
 int __tsan_get_report_mop(void *report, unsigned long idx, int *tid, void **addr, int *size,
                           int *write, int *atomic, void **trace, unsigned long trace_size);
 int __tsan_get_report_loc(void *report, unsigned long idx, const char **type, void **addr,
@@ -84,9 +89,62 @@ void race_launch_ends(Job &j)
                 j.k.name, j.k.file, j.k.line);
 }
 
-void race_worker_starts(Job &j)
+// Its blocks' threads return to the fiber the launch runs on: a stream's identity (below).
+void race_worker_starts(Worker *w, Job &j)
 {
+    w->sched.tsan = __tsan_get_current_fiber();
     hb_acquire(&j.start);
+}
+
+// ---- streams: each stream's work runs as an identity of its own (a TSan fiber), ordered
+// after the host's work before it was given and the work it waits for, and before what the
+// host does after a synchronising call that waited for it. Between streams, and between a
+// stream and the host, nothing else orders: a kernel that reads what another stream's copy
+// writes with no event between, or a host that reads what a copy writes before waiting for
+// it, races. An op's tokens: its address (given) and the next byte (done).
+static thread_local void *host_identity;
+static thread_local const void *running_op;
+
+void *race_stream_identity()
+{
+    return __tsan_create_fiber(0);
+}
+void race_op_given(const void *op)
+{
+    hb_release(op);
+}
+void race_op_runs(const void *op, void *identity, const void *site,
+                  const std::vector<const void *> &after)
+{
+    host_identity = __tsan_get_current_fiber();
+    __tsan_switch_to_fiber(identity, __tsan_switch_to_fiber_no_sync);
+    hb_acquire(op);
+    for (const void *a : after)
+        hb_acquire((const char *)a + 1);
+    running_op = op;
+    __tsan_func_entry(const_cast<void *>(site)); // the call that gave it, for the report
+    __tsan_ignore_thread_begin(); // the runtime's own work: only race_bytes and kernels count
+}
+void race_op_ran(const void *op)
+{
+    __tsan_ignore_thread_end();
+    __tsan_func_exit();
+    running_op = nullptr;
+    hb_release((const char *)op + 1);
+    __tsan_switch_to_fiber(host_identity, __tsan_switch_to_fiber_no_sync);
+}
+void race_host_waits(const void *op)
+{
+    hb_acquire((const char *)op + 1);
+}
+void race_bytes(const void *p, size_t size, bool write)
+{
+    __tsan_ignore_thread_end();
+    if (write)
+        __tsan_write_range(const_cast<void *>(p), size);
+    else
+        __tsan_read_range(const_cast<void *>(p), size);
+    __tsan_ignore_thread_begin();
 }
 
 void race_block_starts(Worker *w)
@@ -280,7 +338,21 @@ static std::string which_thread(void **trace, int frames, const Job &j)
                  b / j.grid.x % j.grid.y, b / j.grid.x / j.grid.y);
         return s;
     }
-    return "a thread whose history is lost";
+    // no CUDA thread's frame: the host, or a stream's copy (or TSan lost the history)
+    return frames > 0 && trace[0] ? "the host (or a copy in a stream)"
+                                  : "a thread whose history is lost";
+}
+
+// How many locations TSan's report describes (none for memory it knows nothing of).
+static int locations(void *report)
+{
+    const char *description;
+    int count, stacks, mops, locs, mutexes, threads, unique_tids;
+    void *sleep_trace[1];
+    if (!__tsan_get_report_data(report, &description, &count, &stacks, &mops, &locs, &mutexes,
+                                &threads, &unique_tids, sleep_trace, 1))
+        return 0;
+    return locs;
 }
 
 static std::string what_memory(Worker *w, void *report, void *addr)
@@ -290,17 +362,42 @@ static std::string what_memory(Worker *w, void *report, void *addr)
     unsigned long start = 0, size = 0;
     int tid, fd, suppressable;
     char *p = (char *)addr;
-    if (in_dynamic_shared(w, p))
+    if (w && in_dynamic_shared(w, p)) // (no worker: a race outside kernels)
         return "dynamic shared memory (extern __shared__), byte " +
                std::to_string(p - (char *)w->smem);
-    if (const Worker::Shared *s = static_shared(w, p))
+    if (const Worker::Shared *s = w ? static_shared(w, p) : nullptr)
         return std::string("__shared__ ") + s->name + ", byte " + std::to_string(p - (char *)s->p);
-    if (__tsan_get_report_loc(report, 0, &type, &a, &start, &size, &tid, &fd, &suppressable, trace,
+    if (locations(report) &&
+        __tsan_get_report_loc(report, 0, &type, &a, &start, &size, &tid, &fd, &suppressable, trace,
                               32) &&
         !strcmp(type, "heap"))
         return "a buffer of " + std::to_string(size) + " bytes allocated at " +
                source_line(trace, 32) + ", byte " + std::to_string(p - (char *)start);
     return std::string("memory (") + type + ")";
+}
+} // namespace cucc
+
+namespace cucc {
+// A race outside kernels: between a stream's copy or memset and the host, or another stream.
+// One line, then the synchronising call that ran the stream's work fails (or the next one).
+static bool stream_race(void *report, bool in_stream, void *addr, int size, int write, void **now)
+{
+    void *before[32] = {}, *addr2;
+    int tid, size2, write2, atomic2;
+    std::string earlier = "another stream's work or the host";
+    if (__tsan_get_report_mop(report, 1, &tid, &addr2, &size2, &write2, &atomic2, before, 32))
+        earlier +=
+            std::string(write2 ? " wrote" : " read") + " there at " + source_line(before, 32);
+    fprintf(stderr,
+            "cuda-cpu: race %s: %s %s %d bytes at %s, and before that %s, with nothing between "
+            "that orders them (the host's wait for the stream, an event one stream records and "
+            "the other waits for, or the device's synchronize); the memory: %s\n",
+            in_stream ? "between streams or with the host" : "between the host and a stream",
+            in_stream ? "a stream's work given" : "the host", write ? "writes" : "reads", size,
+            source_line(now, 32).c_str(), earlier.c_str(),
+            what_memory(nullptr, report, addr).c_str());
+    launch_failed(cudaErrorLaunchFailure);
+    return true;
 }
 } // namespace cucc
 
@@ -315,9 +412,11 @@ bool OnReport(const ReportDesc *rep, bool suppressed)
     Thread *t = running();
     void *report = (void *)rep, *now[32] = {}, *before[32] = {}, *addr, *addr2;
     int tid, size, size2, write, write2, atomic, atomic2;
-    if (suppressed || !t ||
+    if (suppressed ||
         !__tsan_get_report_mop(report, 0, &tid, &addr, &size, &write, &atomic, now, 32))
         return suppressed;
+    if (!t)
+        return stream_race(report, running_op != nullptr, addr, size, write, now);
     Job &j = *t->w->job;
     if (j.races++)
         return true;

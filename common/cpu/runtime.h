@@ -136,11 +136,22 @@ inline void race_switch_in()
 {
     __tsan_ignore_thread_begin();
 }
-void race_fiber_made(Fiber *f);                 // a fresh identity for a fresh stack
-void race_worker_made(Worker *w);               // the scheduler's identity: the worker thread's
-void race_launch_starts(Job &j);                // the host's work so far happens before the blocks
-void race_launch_ends(Job &j);                  // the blocks' work happens before the host's next
-void race_worker_starts(Job &j);                // a worker takes in the host's work
+void race_fiber_made(Fiber *f);             // a fresh identity for a fresh stack
+void race_worker_made(Worker *w);           // the scheduler's identity: the worker thread's
+void race_launch_starts(Job &j);            // the host's work so far happens before the blocks
+void race_launch_ends(Job &j);              // the blocks' work happens before the host's next
+void race_worker_starts(Worker *w, Job &j); // a worker takes in the launching fiber's work
+// Streams (streams.cpp): the host gives a piece of work (op_given); it runs as its stream's
+// identity, after what it waits for (op_runs, from the host's identity, and back: op_ran);
+// a synchronising call takes in what it waited for (host_waits); a copy or memset says which
+// bytes it reads and writes, and where the program asked for it (bytes, op_site).
+void *race_stream_identity();
+void race_op_given(const void *op);
+void race_op_runs(const void *op, void *identity, const void *site,
+                  const std::vector<const void *> &after);
+void race_op_ran(const void *op);
+void race_host_waits(const void *op);
+void race_bytes(const void *p, size_t size, bool write);
 void race_block_starts(Worker *w);              // no order passes from one block to the next
 bool race_thread_begins(Thread *t);             // false: the launch has raced already, stop
 void race_thread_ends(Thread *t);               // what it did happens before the launch's end
@@ -160,7 +171,16 @@ inline void race_fiber_made(Fiber *) {}
 inline void race_worker_made(Worker *) {}
 inline void race_launch_starts(Job &) {}
 inline void race_launch_ends(Job &) {}
-inline void race_worker_starts(Job &) {}
+inline void race_worker_starts(Worker *, Job &) {}
+inline void *race_stream_identity()
+{
+    return nullptr;
+}
+inline void race_op_given(const void *) {}
+inline void race_op_runs(const void *, void *, const void *, const std::vector<const void *> &) {}
+inline void race_op_ran(const void *) {}
+inline void race_host_waits(const void *) {}
+inline void race_bytes(const void *, size_t, bool) {}
 inline void race_block_starts(Worker *) {}
 inline bool race_thread_begins(Thread *)
 {
@@ -207,8 +227,11 @@ void forget_errors(); // cudaDeviceReset's
 // CUDA_CPU_SCHEDULE's seed among those that may run. submit gives w to stream s (0: the legacy
 // stream), or to the graph s captures; sync: it returns once w has run, with sync_point(), as
 // cudaMemcpy does. settle_all runs everything given (cudaDeviceSynchronize's, cudaFree's).
+// called_from: the program's code that called the API (its return address), for the work the
+// call gives.
 using Work = std::function<void()>;
 cudaError_t submit(cudaStream_t s, Work w, bool sync);
+void called_from(const void *pc);
 cudaError_t settle_all();
 
 // Copies (memory.cpp; texture.cpp's to and from arrays too): where the program called one (the

@@ -504,7 +504,7 @@ void work(Job &j)
     Worker *w = own.w;
     unsigned long long count = 0;
     prepare(w, j);
-    race_worker_starts(j);
+    race_worker_starts(w, j);
     block_count = &count;
     for (unsigned long long k; !j.failed && (k = j.next++) < j.window.count;)
         if (!run_block(w, block_of(j, k)))

@@ -14,9 +14,10 @@
 
 struct CUstream_st {
     unsigned flags;
-    cucc::OpRef last;       // its latest work, until done
-    cucc::GraphRef capture; // while it captures
-    int capture_last = -1;  // the node it captured last
+    cucc::OpRef last;         // its latest work, until done
+    cucc::GraphRef capture;   // while it captures
+    int capture_last = -1;    // the node it captured last
+    void *identity = nullptr; // the race checker's identity of its work
 };
 struct CUevent_st {
     unsigned flags;
@@ -28,7 +29,13 @@ struct CUevent_st {
 
 namespace cucc {
 static CUstream_st legacy{0, nullptr, nullptr, -1};
-static std::vector<OpRef> pending; // given, not yet run, in the order given
+static std::vector<OpRef> pending;    // given, not yet run, in the order given
+static thread_local const void *site; // the program's call that gives the next op
+
+void called_from(const void *pc)
+{
+    site = pc;
+}
 
 std::recursive_mutex &streams_lock()
 {
@@ -63,6 +70,10 @@ OpRef issue(cudaStream_t s, Work w, const std::vector<OpRef> &extra)
     auto op = std::make_shared<Op>();
     op->work = std::move(w);
     op->blocking = !(st->flags & cudaStreamNonBlocking);
+    if (!st->identity)
+        st->identity = race_stream_identity();
+    op->identity = st->identity, op->site = site;
+    site = nullptr;
     for (auto &o : extra)
         if (o && !o->done)
             op->after.push_back(o);
@@ -85,15 +96,22 @@ void give(const OpRef &op)
 {
     op->seq = ++given;
     pending.push_back(op);
+    race_op_given(op.get());
 }
 
 static void run(const OpRef &op)
 {
+    std::vector<const void *> after;
+    for (auto &a : op->after)
+        after.push_back(a.get());
     op->done = true;
     Work w = std::move(op->work);
-    op->after.clear();
     pending.erase(std::find(pending.begin(), pending.end(), op));
+    race_op_runs(op.get(), op->identity, op->site, after);
     w();
+    w = nullptr; // (its copy of a kernel's arguments freed where the kernel read them)
+    race_op_ran(op.get());
+    op->after.clear(); // (after the race checker took in their ends)
 }
 // What a synchronising call waits for (targets): the device works on everything given before
 // the host began to wait, so everything given up to the latest target runs, each piece after
@@ -120,9 +138,12 @@ static bool settle(const std::vector<OpRef> &targets, bool step = false)
         OpRef op = need[pick];
         need.erase(need.begin() + pick);
         run(op);
-        if (step)
-            return need.empty();
+        if (step && !need.empty())
+            return false;
     }
+    for (auto &t : targets) // the host takes in what it waited for
+        if (t)
+            race_host_waits(t.get());
     return true;
 }
 
@@ -158,7 +179,8 @@ cudaError_t settle_all()
         invalidate_captures();
         return fail(cudaErrorStreamCaptureUnsupported);
     }
-    settle(pending);
+    std::vector<OpRef> all = pending; // (settle takes them out of pending)
+    settle(all);
     return sync_point();
 }
 

@@ -16,6 +16,8 @@ struct Op {
     bool done = false;
     bool blocking = true;       // on the legacy stream or a stream that waits for it
     unsigned long long seq = 0; // the order in which the host gave it
+    void *identity = nullptr;   // the race checker's: its stream's
+    const void *site = nullptr; // where the program gave it (the race checker's reports)
 };
 using OpRef = std::shared_ptr<Op>;
 
