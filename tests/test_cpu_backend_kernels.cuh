@@ -1,4 +1,4 @@
-/* Cooperative groups kernels for tests/test_cpu_backend.c, in a header: cucc rewrites the
+/* Cooperative groups kernels for tests/test_cpu_backend_threads.c, in a header: cucc rewrites the
  * launches and extern __shared__ of the headers a .cu includes, as nvcc compiles them. */
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>

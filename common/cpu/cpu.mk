@@ -87,14 +87,23 @@ CPU_TEST_DEPS = $(CUCC_DEPS)
 CPU_TEST_CFLAGS = $(CPU_CFLAGS)
 endif
 
-$(CPU_TEST_DIR)/kernels.o: tests/test_cpu_backend_kernels.cu tests/test_cpu_backend_kernels.cuh \
-    $(CPU_TEST_DEPS)
+# Split by concern: the kernels (test_cpu_backend_kernels*.cu) and the tests
+# (test_cpu_backend*.c, main's table in test_cpu_backend.c), an object each, one binary.
+CPU_TEST_KERNELS = $(addprefix tests/test_cpu_backend_kernels,.cu _threads.cu _memory.cu \
+  _textures.cu _features.cu)
+CPU_TEST_SOURCES = $(addprefix tests/test_cpu_backend,.c _threads.c _memory.c _textures.c \
+  _wrong.c _features.c)
+CPU_TEST_OBJECTS = $(patsubst tests/%,$(CPU_TEST_DIR)/%.o,$(CPU_TEST_KERNELS) $(CPU_TEST_SOURCES))
+$(patsubst tests/%,$(CPU_TEST_DIR)/%.o,$(CPU_TEST_KERNELS)): $(CPU_TEST_DIR)/%.o: tests/% \
+    tests/test_cpu_backend_kernels_util.cuh $(CPU_TEST_DEPS)
 	@mkdir -p $(@D)
 	$(Q)$(CPU_TEST_CU) -c $< -o $@
-$(CPU_TEST_DIR)/test.o: tests/test_cpu_backend.c
+$(CPU_TEST_DIR)/test_cpu_backend_kernels_threads.cu.o: tests/test_cpu_backend_kernels.cuh
+$(patsubst tests/%,$(CPU_TEST_DIR)/%.o,$(CPU_TEST_SOURCES)): $(CPU_TEST_DIR)/%.o: tests/% \
+    tests/test_cpu_backend.h
 	@mkdir -p $(@D)
 	$(Q)$(CPU_CC) -std=c11 -O2 -g -Wall -Wextra $(CPU_TEST_CFLAGS) -c $< -o $@
-$(CPU_TEST): $(CPU_TEST_DIR)/kernels.o $(CPU_TEST_DIR)/test.o
+$(CPU_TEST): $(CPU_TEST_OBJECTS)
 	$(Q)$(CPU_TEST_LD) -o $@ $^ -lcmocka
 
 # Streams, events and graphs: one file, tests and kernels (C++, as cucc and nvcc compile it).

@@ -21,7 +21,7 @@ check-tables: $(BUILD)/.need-python3
 FORMATTED := $(filter-out $(EXERCISES), \
   $(wildcard common/*.[ch] common/*.cu common/judge/*.[ch] common/judge/*.cu common/cpu/*.cpp common/cpu/*.h common/cpu/*.cu common/cpu/include/*.h \
              common/cpu/include/*/*.h \
-             labs/*/*.[ch] labs/*/*.cu tests/*.c tests/*.cu tests/*.cuh tests/hidden/*.c)) \
+             labs/*/*.[ch] labs/*/*.cu tests/*.[ch] tests/*.cu tests/*.cuh tests/hidden/*.c)) \
   $(SOLUTION_FILES)
 format: $(BUILD)/.need-clang-format
 	@clang-format -i $(FORMATTED)

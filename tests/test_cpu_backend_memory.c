@@ -1,0 +1,160 @@
+/* The portable tests of shared and constant memory and of the runtime API: streams, bad
+ * launches, device facts, pitched and managed memory (test_cpu_backend_kernels_memory.cu). */
+#define _GNU_SOURCE
+#include "test_cpu_backend.h"
+
+/* ------------------------------------------------------------------ shared memory */
+void test_reverse(void **state)
+{
+    (void)state;
+    static const int sizes[] = {1, 33, 1024};
+    int data[1024];
+    for (int dynamic = 0; dynamic < 2; dynamic++)
+        for (int s = 0; s < 3; s++)
+            EACH_ORDER(o)
+            {
+                int n = sizes[s];
+                for (int i = 0; i < n; i++)
+                    data[i] = i * 3 + o;
+                assert_int_equal(tk_reverse(dynamic, data, n), 0);
+                for (int i = 0; i < n; i++)
+                    assert_int_equal(data[i], (n - 1 - i) * 3 + o);
+            }
+}
+
+void test_early_return(void **state)
+{
+    (void)state;
+    int data[1024];
+    static const int shapes[][2] = {{1, 1}, {20, 33}, {33, 64}, {1000, 1024}};
+    for (int s = 0; s < 4; s++)
+        EACH_ORDER(o)
+        {
+            int n = shapes[s][0];
+            for (int i = 0; i < n; i++)
+                data[i] = i + o;
+            struct capture c = capture_stderr();
+            char text[2048];
+            int e = tk_early_return(data, n, shapes[s][1]);
+            captured(c, text, sizeof text);
+            assert_int_equal(e, 0);
+            if (tk_is_cpu() && n < shapes[s][1]) /* a tail return before a barrier: a warning */
+                assert_non_null(strstr(text, "warning: barrier reached by part of the block"));
+            for (int i = 0; i < n; i++)
+                assert_int_equal(data[i], 2 * ((i + 1) % n + o));
+        }
+}
+
+void test_transpose(void **state)
+{
+    (void)state;
+    enum { R = 33, C = 70 };
+    int m[R * C];
+    EACH_ORDER(o)
+    {
+        for (int i = 0; i < R * C; i++)
+            m[i] = i + o;
+        assert_int_equal(tk_transpose(m, R, C), 0);
+        for (int r = 0; r < R; r++)
+            for (int c = 0; c < C; c++)
+                assert_int_equal(m[c * R + r], r * C + c + o);
+    }
+}
+
+/* ------------------------------------------------------------------ runtime API */
+void test_constants(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    int data[N], c16[16], total;
+    for (int k = 0; k < 16; k++)
+        c16[k] = k * k - 7;
+    for (int i = 0; i < N; i++)
+        data[i] = i - 500;
+    assert_int_equal(tk_constants(data, N, c16, &total), 0);
+    assert_int_equal(total, N);
+    for (int i = 0; i < N; i++) {
+        int clz = 0;
+        while (clz < 32 && !((unsigned)(i + 1) >> (31 - clz) & 1))
+            clz++;
+        assert_int_equal(data[i], (i - 500) * c16[i % 16] + __builtin_popcount(i) + clz +
+                                      (i < 7 ? i : 7) + (i > 3 ? i : 3));
+    }
+}
+
+void test_stream_events(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    int host[N];
+    float ms = -1;
+    assert_int_equal(tk_stream(host, N, &ms), 0);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(host[i], 2);
+    assert_true(ms >= 0);
+}
+
+void test_bad_launch(void **state)
+{
+    (void)state;
+    int cleared;
+    /* 1025 threads, z of 65, grid y of 65536, no blocks, 200 KiB of dynamic shared memory:
+     * CUDA 13 answers cudaErrorInvalidValue to all (CUDA 12: cudaErrorInvalidConfiguration). */
+    for (int which = 0; which < 5; which++) {
+        assert_int_equal(tk_bad_launch(which, &cleared), cudaErrorInvalidValue);
+        assert_true(cleared);
+    }
+}
+
+void test_device(void **state)
+{
+    (void)state;
+    long long d[21];
+    assert_int_equal(tk_device(d), 0);
+    long long want[] = {1, 32, 1024, 1024, 64, 2147483647, 65535, 65535, 49152, 1,
+                        1, 1,  1,    1,    1,  1,          1,     1,     1,     1};
+    for (int k = 0; k < 20; k++)
+        assert_int_equal(d[k], want[k]);
+    assert_true(d[20] >= 7);
+    if (tk_is_cpu()) { /* an SM per worker, unless CUDA_CPU_SMS says otherwise */
+        assert_int_equal(tk_sms(), 1);
+        setenv("CUDA_CPU_SMS", "132", 1);
+        assert_int_equal(tk_sms(), 132);
+        unsetenv("CUDA_CPU_SMS");
+    }
+}
+
+/* ------------------------------------------------------------------ more of the runtime API */
+void test_pitched(void **state)
+{
+    (void)state;
+    enum { W = 45, H = 7 };
+    int host[H][W];
+    size_t pitch = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            host[y][x] = y * W + x;
+    assert_int_equal(tk_pitched(&host[0][0], W, H, &pitch), 0);
+    assert_true(pitch >= W * sizeof(int));
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            /* the last column was not copied in: cudaMemset2D's -1 */
+            int in = x < W - 1 ? y * W + x : -1;
+            assert_int_equal(host[y][x], in + (x < 5 ? x : 5) + (y > 2 ? y : 2) * 100 + 10000);
+        }
+}
+
+void test_host_side(void **state)
+{
+    (void)state;
+    int out[8];
+    assert_int_equal(tk_host_side(out), 0);
+    assert_int_equal(out[0], 11); /* the callback and the host function ran after the kernel */
+    assert_int_equal(out[1], 0);
+    assert_int_equal(out[2], 21);
+    assert_int_equal(out[3], 1024);
+    assert_int_equal(out[4], 1); /* mapped host memory, written by the kernel */
+    assert_int_equal(out[5], 2 * 1023 + 1);
+    assert_true(out[6] >= 32 && out[6] <= 1024 && out[6] % 32 == 0);
+    assert_true(out[7] >= 1);
+}
