@@ -59,7 +59,8 @@ extern const char *const hist_data_names[HIST_DATA]; /* "uniform", "same", "imag
 int histogram(enum hist_variant v, struct gpu_buf in, size_t n, struct gpu_buf out);
 
 /* The race that the lab starts from: `out[x]++` without an atomic (not a variant: its
- * counts are wrong on a GPU). The same arguments and checks as histogram(). */
+ * counts are wrong on a GPU). The same arguments and checks as histogram(); synchronous, so
+ * that the race checker's report of it comes back here, as LAB_ECUDA. */
 int histogram_race(struct gpu_buf in, size_t n, struct gpu_buf out);
 
 /* library.cu, CUDA builds only: cub::DeviceHistogram::HistogramEven on the same buffers.

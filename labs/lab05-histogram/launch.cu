@@ -92,5 +92,6 @@ extern "C" int histogram_race(struct gpu_buf in, size_t n, struct gpu_buf out)
     histogram_race_kernel<<<(unsigned)div_up(n, HIST_THREADS), HIST_THREADS>>>(
         (const unsigned char *)in.ptr, (unsigned *)out.ptr, (unsigned)n);
     CUDA_TRY_LAUNCH();
+    CUDA_TRY(cudaDeviceSynchronize());
     return LAB_OK;
 }
