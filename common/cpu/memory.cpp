@@ -313,6 +313,10 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int)
     if (!ptr || !size)
         return fail(cudaErrorInvalidValue);
     std::lock_guard<std::mutex> lock(mem_mutex);
+    auto next = pinned_allocs.lower_bound(ptr); // pinned memory in the range: as CUDA, refused
+    if (within(pinned_allocs, ptr) ||
+        (next != pinned_allocs.end() && (const char *)next->first < (const char *)ptr + size))
+        return fail(cudaErrorHostMemoryAlreadyRegistered);
     pinned_allocs[ptr] = size;
     return cudaSuccess;
 }

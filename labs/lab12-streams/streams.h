@@ -66,7 +66,8 @@ struct streams_span {
 
 /* out[i] = streams_transform(in[i], plan.fmas) for i < n, host memory to host memory, the way
  * variant v moves the data: in and out are n floats of host memory (page-locked or not: any
- * variant is right on both), d_in and d_out device buffers of n floats at least (the managed
+ * variant is right on both; for all but pageable_sync, launch.cu page-locks for the call what
+ * is not yet), d_in and d_out device buffers of n floats at least (the managed
  * variants use managed memory of their own instead). timeline: NULL, or room for a span per
  * copy and kernel (3 for the unchunked variants, 3 x plan.chunks for the chunked ones), in
  * the order the pipeline issued them. Synchronous: out holds every result when it returns.
