@@ -31,6 +31,7 @@ Python 3.9 or later, standard library only: graders run on bare Debian/Ubuntu im
 """
 import argparse
 import concurrent.futures
+import copy
 import csv
 import io
 import json
@@ -222,6 +223,10 @@ def parse_args(argv):
     ap.add_argument("--no-jail", dest="jail", action="store_false",
                     help="no namespaces around the student's code even where the kernel allows "
                     "them: the fallback's wall (uids, limits, cleaning), as its tests try it")
+    ap.add_argument("--plan", metavar="JSON",
+                    help="with --class: per submission, the tests to grade and whether the race "
+                    "checker runs ({NAME: {\"tests\": [...], \"racecheck\": false}}; the "
+                    "catch rate's, which grades its catalogue as one class a lab)")
     ap.add_argument("--keep", action="store_true",
                     help="keep the scratch trees (their paths are printed)")
     ap.add_argument("--classroom", metavar="RESULTS_JSON",
@@ -373,10 +378,12 @@ def grade_class(args, shared):
         args.jobs = max(1, args.jobs // workers)
         print("grading %d at a time, %d jobs each" % (workers, args.jobs), flush=True)
 
+        plan = read_plan(args.plan)
+
         def one(name):
             lines = []
-            results, stopped = grade_one(args, staged[name], name, os.path.join(args.out, name),
-                                         shared, lines.append)
+            results, stopped = grade_one(planned(args, plan.get(name, {})), staged[name], name,
+                                         os.path.join(args.out, name), shared, lines.append)
             return "\n".join(lines), results, stopped
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
             for name, (report, results, stopped) in zip(students, pool.map(one, students)):
@@ -405,6 +412,24 @@ def grade_class(args, shared):
     return 0
 
 
+def read_plan(path):
+    """--plan's file (the grader's own input, never the student's): {} without one."""
+    if not path:
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def planned(args, entry):
+    """args for one submission of a planned class: its tests and race checker as the plan says."""
+    if not entry:
+        return args
+    mine = copy.copy(args)
+    mine.tests = entry.get("tests", args.tests)
+    mine.racecheck = entry.get("racecheck", args.racecheck)
+    return mine
+
+
 def misused(args):
     """What is wrong with the command line, in one line that names the fix, or "". (A tree
     without labs is the grader's own fault, which a results.json reports: not asked here.)"""
@@ -412,6 +437,8 @@ def misused(args):
     unknown = [n for n in args.labs if n not in labs]
     if unknown and labs:
         return "no lab %s here: LAB= takes one of %s" % (", ".join(unknown), " ".join(labs))
+    if args.plan and not args.class_dir:
+        return "--plan grades a class: give --class DIR too"
     for flag, path in (("STUDENT", args.student), ("CLASS", args.class_dir)):
         if path and not os.path.isdir(path):
             return ("%s=%s: no such folder (%s= names a folder: %s)" % (

@@ -8,11 +8,11 @@ below 100 %.
 A wrong entry is graded without the race checker's run unless it says the race checker is what
 catches it (race=True): the cost of the run where it can matter only. With --backend cuda the
 tests run on the GPU and, as the grader does there, on the CPU backend's strict and race-checked
-builds; entries whose tests pass 2^31 elements then run one at a time (the card's memory)."""
+builds. Each lab's entries are graded as one class (`grade.py --class --plan`): what they share
+is built once, and each entry's tests and race checker are the plan's."""
 
 import argparse
 import collections
-import concurrent.futures
 import json
 import os
 import shutil
@@ -73,59 +73,63 @@ def judge(entry, results, text, args):
     return None
 
 
-def grade(entry, args, scratch):
-    """(entry, None or why it failed, seconds)."""
+def grade_lab(lab, todo, args, scratch, report):
+    """Grades one lab's entries as one class (`grade.py --class --plan`): what they share is
+    built once, each entry rebuilds its own file alone; its tests and race checker as the
+    plan says. Calls report(entry, why, secs) for each, in name order."""
     start = time.monotonic()
-    try:
-        folder = write_entry(entry, scratch)
-    except ValueError as e:
-        return entry, str(e), 0
-    out = folder + "-out"
-    cmd = [sys.executable, os.path.join(ROOT, "common", "grade", "grade.py"), "--student", folder,
-           "--lab", entry.lab, "--backend", args.backend, "--out", out, "--jobs", "1",
-           "--tests"] + catalogue.patterns(entry.tests)
-    if entry.kind == "wrong" and not entry.race:
-        cmd.append("--no-racecheck")
-    cmd += ["--test-timeout", str(args.test_timeout), "--lab-timeout", str(args.lab_timeout)]
+    where, out = os.path.join(scratch, "lab" + lab), os.path.join(scratch, "lab%s-out" % lab)
+    plan, ready = {}, []
+    for entry in todo:
+        try:
+            folder = write_entry(entry, where)
+        except ValueError as e:
+            report(entry, str(e), 0)
+            continue
+        name = os.path.basename(folder)
+        plan[name] = {"tests": catalogue.patterns(entry.tests),
+                      "racecheck": entry.kind == "right" or entry.race}
+        ready.append((name, entry))
+    if not ready:
+        return
+    with open(os.path.join(scratch, "plan%s.json" % lab), "w", encoding="utf-8") as f:
+        json.dump(plan, f)
+    cmd = [sys.executable, os.path.join(ROOT, "common", "grade", "grade.py"), "--class", where,
+           "--plan", f.name, "--lab", lab, "--backend", args.backend, "--out", out,
+           "--class-jobs", str(args.jobs), "--test-timeout", str(args.test_timeout),
+           "--lab-timeout", str(args.lab_timeout)]
+    if not any(p["racecheck"] for p in plan.values()):
+        cmd.append("--no-racecheck")  # no entry needs it: its runtime's builds not made
     for v in args.make_var:
         cmd += ["--make-var", v]
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
-    p = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True)
+    p = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, universal_newlines=True)
+    tail = collections.deque(maxlen=40)
+    pending = dict(ready)
+    for line in p.stdout:
+        tail.append(line)
+        name = line[4:].strip() if line.startswith("--- ") else None
+        if name in pending:  # its report follows: its results.json is written
+            done_one(name, pending.pop(name), out, args, report, start)
+    p.wait()
+    for name, entry in sorted(pending.items()):
+        done_one(name, entry, out, args, report, start, "".join(tail))
+
+
+def done_one(name, entry, out, args, report, start, said=""):
+    """Judges a graded entry from its results.json."""
     secs = time.monotonic() - start
     try:
-        with open(os.path.join(out, "results.json"), encoding="utf-8") as f:
+        with open(os.path.join(out, name, "results.json"), encoding="utf-8") as f:
             results = json.load(f)
     except (OSError, ValueError):
-        return entry, "the grader wrote no results (exit %d):\n%s" % (
-            p.returncode, p.stdout[-2000:]), secs
-    path = os.path.join(folder, "labs", lab_folder(entry.lab), entry.file)
+        report(entry, "the grader wrote no results:\n" + said[-2000:], secs)
+        return
+    path = os.path.join(os.path.dirname(out), "lab" + entry.lab, name, "labs",
+                        lab_folder(entry.lab), entry.file)
     with open(path, encoding="utf-8") as f:
-        return entry, judge(entry, results, f.read(), args), secs
-
-
-def big(entry, args):
-    """Whether the entry's tests need most of a GPU's memory."""
-    return args.backend == "cuda" and any("2_3" in t for t in entry.tests)
-
-
-def run_all(todo, args, scratch, report):
-    """Grades todo, args.jobs at a time, the big ones one at a time beside them, calling
-    report as each ends."""
-    lock = threading.Lock()
-
-    def one(entry):
-        got = grade(entry, args, scratch)
-        with lock:
-            report(*got)
-
-    bigs = [e for e in todo if big(e, args)]
-    alone = threading.Thread(target=lambda: [one(e) for e in bigs])
-    alone.start()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for f in [pool.submit(one, e) for e in todo if not big(e, args)]:
-            f.result()
-    alone.join()
+        report(entry, judge(entry, results, f.read(), args), secs)
 
 
 def main():
@@ -173,11 +177,6 @@ def main():
 
     def report(entry, why, secs):
         done[entry.lab].append((entry, why))
-        graded = sum(len(d) for d in done.values())
-        if time.monotonic() - said[0] > 30 and left[entry.lab] > 1:
-            print("catch-rate: %d of %d graded (%.0f s)" % (graded, len(todo),
-                                                           time.monotonic() - start), flush=True)
-            said[0] = time.monotonic()
         if why:
             print("  lab%s %s %s: %s" % (entry.lab, entry.kind, entry.name,
                                          "\n    ".join(why.splitlines()[:12])), flush=True)
@@ -188,9 +187,22 @@ def main():
             print(summary(entry.lab, done[entry.lab], time.monotonic() - start), flush=True)
             said[0] = time.monotonic()
 
+    stop = threading.Event()
+
+    def heartbeat():
+        while not stop.wait(5):
+            if time.monotonic() - said[0] > 30:
+                print("catch-rate: %d of %d graded (%.0f s)" % (
+                    sum(len(d) for d in done.values()), len(todo), time.monotonic() - start),
+                    flush=True)
+                said[0] = time.monotonic()
+
+    threading.Thread(target=heartbeat, daemon=True).start()
     try:
-        run_all(todo, args, scratch, report)
+        for lab in sorted({e.lab for e in todo}):
+            grade_lab(lab, [e for e in todo if e.lab == lab], args, scratch, report)
     finally:
+        stop.set()
         shutil.rmtree(scratch, ignore_errors=True)
     for f in failures:
         print("\n" + f)
