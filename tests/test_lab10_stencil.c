@@ -1,7 +1,8 @@
 /* lab10 tests: every variant against the CPU reference, exactly (integers), with fresh random
- * inputs and poisoned outputs, under every thread order. Lines of 1, a block and one more,
- * primes; grids of 1 x 1, a row, a column, a block and one more cell each way, prime and
- * non-square sides, rows padded or not, 1 to 9 steps, random sources. Per variant: impulses
+ * inputs and poisoned outputs, under every thread order. Lines of 1, a block and a tile and one
+ * more, primes; grids of 1 x 1, a row, a column, narrower than the temporal halo, a block and
+ * one more cell each way, prime and non-square sides, rows padded or not, 1 to 9 steps, random
+ * sources. Per variant: impulses
  * on every block edge (the halo), the edges (outside a line is 0, a grid's edge is
  * insulated: a uniform grid stays uniform, which for heat_texture is its clamp addressing),
  * and for the heat variants that the grid's heat is conserved exactly without sources and
@@ -30,6 +31,13 @@ static int is_heat(int v)
 
 /* ---------------------------------------------------------------- lines */
 
+/* The elements of a block of line variant v: a thread's for the naive kernel, a tile's for the
+ * others. */
+static int line_block(int v)
+{
+    return v == ST_ADJACENT_NAIVE ? LINE_THREADS : LINE_TILE;
+}
+
 /* Variant v on the line in[0..n) under every order, against the reference. */
 static void expect_line(int v, const int *in, size_t n, const char *what)
 {
@@ -48,9 +56,9 @@ static void expect_line(int v, const int *in, size_t n, const char *what)
         gpu_download(got, dout, bytes);
         if ((bad = lab_first_diff(got, want, n, sizeof(int))) < n)
             fail_msg("%s, %s, n = %zu, order %s: out[%zu] = %d, want %d (element %zu of its "
-                     "block of %d)",
+                     "block's %d)",
                      stencil_variants[v].name, what, n, testkit_order_name(o), bad, got[bad],
-                     want[bad], bad % LINE_THREADS, LINE_THREADS);
+                     want[bad], bad % line_block(v), line_block(v));
     }
     gpu_free(&din);
     gpu_free(&dout);
@@ -58,8 +66,20 @@ static void expect_line(int v, const int *in, size_t n, const char *what)
     free(got);
 }
 
-/* 1, 2, a block and one either side, 3 blocks and one, primes, past 2^20. */
-static const size_t lines[] = {1, 2, 255, 256, 257, 769, 1021, 65537, 1000003};
+/* 1, 2, a block and a tile and one either side, 3 of each and more, primes, past 2^20. */
+static const size_t lines[] = {1,
+                               2,
+                               255,
+                               256,
+                               257,
+                               769,
+                               1021,
+                               LINE_TILE - 1,
+                               LINE_TILE,
+                               LINE_TILE + 1,
+                               3 * LINE_TILE + 5,
+                               65537,
+                               1000003};
 
 static void line_matches(int v)
 {
@@ -139,10 +159,18 @@ static int *random_grid(struct shape s, size_t pitch)
     return g;
 }
 
-/* 1 x 1, a row, a column, a block (32 x 16) and one more each way, a temporal tile (64 x 32)
- * and one more, prime sides, tall and wide. */
-static const struct shape shapes[] = {{1, 1},   {40, 1},  {1, 40},  {32, 16},
-                                      {33, 17}, {65, 33}, {61, 23}, {13, 131}};
+/* 1 x 1, a row, a column, sides under the temporal halo (its mirror then folds back and
+ * forth), a block (32 x 32) and one more each way, a temporal output (56 x 56) and one more,
+ * prime sides, tall and wide. */
+static const struct shape shapes[] = {{1, 1},
+                                      {40, 1},
+                                      {1, 40},
+                                      {3, 5},
+                                      {HEAT_BX, HEAT_TY},
+                                      {HEAT_BX + 1, HEAT_TY + 1},
+                                      {HEAT_T_OW + 1, HEAT_T_OH + 1},
+                                      {61, 23},
+                                      {13, 131}};
 /* One launch, two (the buffers swapped), and past one temporal launch. */
 static const unsigned step_counts[] = {1, 2, HEAT_T_STEPS + 1};
 
@@ -172,29 +200,38 @@ static void matches_cpu(int v)
 
 /* ---------------------------------------------------------------- properties */
 
-/* Impulses on both sides of every block edge (for the lines, of a block of 256; for the
- * grids, of 32 x 16 blocks and 64 x 32 temporal tiles): what crosses an edge comes from the
- * halo. Sources on edges too. */
+/* c lies on either side of an edge between blocks of `size` cells, or on the last cell. */
+static int at_edge(size_t c, size_t size, size_t side)
+{
+    return c % size == 0 || (c + 1) % size == 0 || c + 1 == side;
+}
+
+/* Impulses on both sides of every block edge (for the lines, of blocks of 256 and tiles of
+ * 2048; for the grids, of 32 x 32 blocks and 56 x 56 temporal outputs): what crosses an edge
+ * comes from the halo. Sources on edges too. */
 static void block_edges(int v)
 {
     if (!is_heat(v)) {
-        size_t n = 3 * LINE_THREADS + 5;
+        size_t n = 3 * LINE_TILE + 5;
         int *in = calloc(n, sizeof(int));
-        for (size_t b = 1; b <= 3; b++)
+        for (size_t b = 1; b * LINE_THREADS < n; b++)
             in[b * LINE_THREADS - 1] = in[b * LINE_THREADS] = 1000 * (int)b;
         in[0] = in[n - 1] = -77;
         expect_line(v, in, n, "impulses at the block edges");
         free(in);
         return;
     }
-    static const unsigned xs[] = {0, 31, 32, 63, 64, 95, 96, 99}, ys[] = {0, 15, 16, 31, 32, 49};
-    struct shape s = {100, 50};
+    struct shape s = {2 * HEAT_T_OW + 9, 2 * HEAT_T_OH + 7};
     size_t pitch = heat_pitch(s.width);
     int *in = calloc(pitch * s.height, sizeof(int));
-    struct heat_source src[] = {{31, 16, 9000}, {64, 15, 7000}, {99, 49, 5000}};
-    for (size_t i = 0; i < COUNT(xs); i++)
-        for (size_t j = 0; j < COUNT(ys); j++)
-            in[ys[j] * pitch + xs[i]] = 100000 + (int)(1000 * i + j);
+    struct heat_source src[] = {{HEAT_BX - 1, HEAT_TY, 9000},
+                                {HEAT_T_OW, HEAT_T_OH - 1, 7000},
+                                {(unsigned)s.width - 1, (unsigned)s.height - 1, 5000}};
+    for (size_t x = 0; x < s.width; x++)
+        for (size_t y = 0; y < s.height; y++)
+            if ((at_edge(x, HEAT_BX, s.width) || at_edge(x, HEAT_T_OW, s.width)) &&
+                (at_edge(y, HEAT_TY, s.height) || at_edge(y, HEAT_T_OH, s.height)))
+                in[y * pitch + x] = 100000 + (int)(1000 * x + y);
     for (unsigned steps = 1; steps <= HEAT_T_STEPS + 1; steps += HEAT_T_STEPS)
         expect_heat(v, in, s, pitch, src, COUNT(src), steps, "impulses at the block edges");
     free(in);
@@ -314,6 +351,12 @@ static void reference_cpu(void)
     /* 3 x 1: 80 gives an eighth (10) to its east; -80 to its west, with the sign kept */
     const int grid[3] = {80, 0, -80}, step[3] = {70, 0, -70};
     const struct heat_source hot = {1, 0, 500};
+    /* heat_update's eighths are C's d / 8 for every difference two temperatures can have */
+    for (int d = -2 * HEAT_MAX_TEMP; d<2 * HEAT_MAX_TEMP; d += d> - 4096 && d < 4096 ? 1 : 999)
+        if (eighth(d) != d / 8)
+            fail_msg("eighth(%d) = %d, want %d", d, eighth(d), d / 8);
+    assert_int_equal(eighth(2 * HEAT_MAX_TEMP), 2 * HEAT_MAX_TEMP / 8);
+    assert_int_equal(eighth(2 * HEAT_MAX_TEMP - 1), (2 * HEAT_MAX_TEMP - 1) / 8);
     adjacent_cpu(line, out, 4);
     assert_memory_equal(out, diff, sizeof diff);
     stencil1d_cpu(impulse, out, 8); /* out[i] = 10 x weight of in[4] seen from i */

@@ -35,16 +35,17 @@ extern "C" int stencil_line(enum stencil_variant v, struct gpu_buf in, struct gp
     if (!fits(in, n) || !fits(out, n) || overlap(in, out, n) ||
         div_up(n, LINE_THREADS) > 0x7fffffffu)
         return LAB_EINVAL;
-    unsigned blocks = (unsigned)div_up(n, LINE_THREADS);
+    /* a block per LINE_THREADS elements for the naive kernel, per LINE_TILE for the tiles */
+    unsigned blocks = (unsigned)div_up(n, LINE_THREADS), tiles = (unsigned)div_up(n, LINE_TILE);
     switch (v) {
     case ST_ADJACENT_NAIVE:
         adjacent_naive<<<blocks, LINE_THREADS>>>(x, y, n);
         break;
     case ST_ADJACENT_SHARED:
-        adjacent_shared<<<blocks, LINE_THREADS>>>(x, y, n);
+        adjacent_shared<<<tiles, LINE_THREADS>>>(x, y, n);
         break;
     case ST_STENCIL1D_HALO:
-        stencil1d_halo<<<blocks, LINE_THREADS>>>(x, y, n);
+        stencil1d_halo<<<tiles, LINE_THREADS>>>(x, y, n);
         break;
     default:
         return LAB_EINVAL;
@@ -114,14 +115,20 @@ struct grids {
     cudaTextureObject_t tex[3]; /* heat_texture's, over in, out and scratch (0: none) */
 };
 
+/* The one-step kernels: blocks of HEAT_BX x HEAT_BY threads, each HEAT_BX x HEAT_TY cells;
+ * heat_temporal: blocks of HEAT_BX x HEAT_T_BY threads, each its HEAT_T_OW x HEAT_T_OH output,
+ * with HEAT_T_SMEM bytes of shared memory (past 48 KB with the device's consent). */
 static int run_steps(enum stencil_variant v, const struct grids *g, unsigned width, unsigned height,
                      size_t pitch, unsigned nsources, unsigned steps)
 {
     unsigned per = stencil_facts[v].steps, launches = (unsigned)div_up(steps, per);
     bool temporal = v == ST_HEAT_TEMPORAL;
-    dim3 block(HEAT_BX, HEAT_BY);
-    dim3 grid((unsigned)div_up(width, temporal ? HEAT_T_TX : HEAT_BX),
-              (unsigned)div_up(height, temporal ? HEAT_T_TY : HEAT_BY));
+    dim3 block(HEAT_BX, temporal ? HEAT_T_BY : HEAT_BY);
+    dim3 grid((unsigned)div_up(width, temporal ? HEAT_T_OW : HEAT_BX),
+              (unsigned)div_up(height, temporal ? HEAT_T_OH : HEAT_TY));
+    if (temporal && HEAT_T_SMEM > 48 << 10)
+        CUDA_TRY(cudaFuncSetAttribute(heat_temporal, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)HEAT_T_SMEM));
     const int *from = g->in;
     for (unsigned l = 0; l < launches; l++) {
         int *to = (launches - 1 - l) % 2 ? g->scratch : g->out; /* the last writes out */
@@ -137,8 +144,8 @@ static int run_steps(enum stencil_variant v, const struct grids *g, unsigned wid
             heat_texture<<<grid, block>>>(tex, to, width, height, pitch);
             break;
         case ST_HEAT_TEMPORAL:
-            heat_temporal<<<grid, block>>>(from, to, width, height, pitch,
-                                           l + 1 < launches ? per : steps - l * per, nsources);
+            heat_temporal<<<grid, block, HEAT_T_SMEM>>>(
+                from, to, width, height, pitch, l + 1 < launches ? per : steps - l * per, nsources);
             break;
         default:
             return LAB_EINVAL;

@@ -20,6 +20,12 @@ void stencil1d_cpu(const int *in, int *out, size_t n)
     }
 }
 
+/* heat_update as the handout writes it, with C's division (the kernels' heat_update shifts). */
+static int heat_update_div(int c, int w, int e, int n, int s)
+{
+    return c + (w - c) / 8 + (e - c) / 8 + (n - c) / 8 + (s - c) / 8;
+}
+
 /* One step from in to out, then the sources set. */
 static void heat_step(const int *in, int *out, size_t width, size_t height, size_t pitch,
                       const struct heat_source *sources, size_t nsources)
@@ -29,7 +35,7 @@ static void heat_step(const int *in, int *out, size_t width, size_t height, size
         const int *north = y > 0 ? row - pitch : row, *south = y + 1 < height ? row + pitch : row;
         for (size_t x = 0; x < width; x++) {
             size_t w = x > 0 ? x - 1 : x, e = x + 1 < width ? x + 1 : x;
-            out[y * pitch + x] = heat_update(row[x], row[w], row[e], north[x], south[x]);
+            out[y * pitch + x] = heat_update_div(row[x], row[w], row[e], north[x], south[x]);
         }
     }
     for (size_t k = 0; k < nsources; k++)

@@ -36,120 +36,186 @@ __global__ void adjacent_naive(const int *__restrict__ in, int *__restrict__ out
     /* TODO: when i < n, out[i] = in[i] - in[i - 1], where in[-1] counts as 0. */
 }
 
-/* 2. Adjacent difference from a shared tile: each thread loads its own element into
- * tile[t + 1], one thread also the element left of the block into tile[0] (the smallest
- * halo: one element a block); after the barrier a thread reads its two inputs from shared
- * memory. Every input read once from global memory, plus one a block: n + n / 256 loads
- * instead of 2 n (the seed's 57.5 GB/s on the GT200, 1.57 times the naive kernel). */
+/* 2. Adjacent difference from a shared tile of LINE_TILE elements (2048, LINE_ITEMS = 8 a
+ * thread): thread t loads the tile's elements t, t + 256, t + 512, ..., so that each of a
+ * warp's loads reads 32 neighbouring ints (coalesced), and a thread has 8 independent loads in
+ * flight. (One a thread, as the seed's kernel, keeps 8 KB in flight an SM: an H100's memory
+ * needs several times that to run at full speed.) Thread 0 also loads the element left of the
+ * tile into tile[0] (the smallest halo: one element a block); after the barrier each output
+ * reads its two inputs from shared memory. Every input read once from global memory, plus one
+ * a block: n + n / 2048 loads instead of 2 n. */
 __global__ void adjacent_shared(const int *__restrict__ in, int *__restrict__ out, size_t n)
 {
-    __shared__ int tile[LINE_THREADS + 1];
-    size_t first = (size_t)blockIdx.x * LINE_THREADS, i = first + threadIdx.x;
-    /* TODO: tile[threadIdx.x + 1] = in[i] (when i < n); thread 0 also loads the
-     * element left of the block into tile[0] (0 for the first block). Wait for the block,
-     * then out[i] = the difference of the two, for i < n. */
+    __shared__ int tile[1 + LINE_TILE];
+    size_t first = (size_t)blockIdx.x * LINE_TILE;
+    unsigned t = threadIdx.x;
+    /* TODO: for k = 0 .. LINE_ITEMS - 1, element j = t + k * LINE_THREADS of the
+     * tile, i = first + j: tile[j + 1] = in[i] (when i < n). Thread 0 also loads the element
+     * left of the tile into tile[0] (0 for the first block). Wait for the block, then for each
+     * k: out[i] = tile[j + 1] - tile[j], for i < n. */
 }
 
-/* 3. A weighted stencil of radius 3 from a shared tile: tile[RADIUS + t] holds the block's
- * element t, and the first RADIUS threads also load the halo, RADIUS elements on either
- * side (0 past the line's ends). Loads: 256 + 6 a block for 256 outputs that each read 7
- * inputs. Costs the 6 halo loads (2.3 % more) and a barrier. */
+/* 3. A weighted stencil of radius 3 from a shared tile: tile[RADIUS + j] holds the block's
+ * element j, loaded as in adjacent_shared (8 a thread, coalesced), and the first RADIUS
+ * threads also load the halo, RADIUS elements on either side (0 past the line's ends).
+ * Loads: 2048 + 6 a block for 2048 outputs that each read 7 inputs. Costs the 6 halo loads
+ * (0.3 % more) and a barrier. */
 __global__ void stencil1d_halo(const int *__restrict__ in, int *__restrict__ out, size_t n)
 {
-    __shared__ int tile[RADIUS + LINE_THREADS + RADIUS];
-    size_t first = (size_t)blockIdx.x * LINE_THREADS, i = first + threadIdx.x;
-    /* TODO: tile[RADIUS + t] = in[i] (0 when i >= n); threads t < RADIUS also
-     * load tile[t] = in[first - RADIUS + t] and tile[RADIUS + LINE_THREADS + t] =
-     * in[first + LINE_THREADS + t], 0 where outside the line. After the barrier, out[i] =
-     * the sum over k = -RADIUS..RADIUS of line_weight(k) * tile[RADIUS + t + k], for i < n. */
+    __shared__ int tile[RADIUS + LINE_TILE + RADIUS];
+    size_t first = (size_t)blockIdx.x * LINE_TILE;
+    unsigned t = threadIdx.x;
+    /* TODO: for k = 0 .. LINE_ITEMS - 1, element j = t + k * LINE_THREADS of the
+     * tile, i = first + j: tile[RADIUS + j] = in[i] (0 when i >= n). Threads t < RADIUS also
+     * load tile[t] = in[first - RADIUS + t] and tile[RADIUS + LINE_TILE + t] =
+     * in[first + LINE_TILE + t], 0 where outside the line. After the barrier, for each k with
+     * i < n: out[i] = the sum over r = -RADIUS..RADIUS of line_weight(r) * tile[RADIUS + j + r]. */
 }
 
-/* 4. One heat step a launch, a thread per cell, its 5 reads from global memory through the
- * read-only data path (__ldg: the texture cache, without the texture). A neighbour outside
- * the grid is the cell itself. Neighbouring threads read the same cells, so L1 serves 4 of
- * the 5 reads in the best case; the other costs are the index clamps and a launch a step. */
+/* v clamped into a side of n cells: the insulated edge of the one-step kernels. In int, as
+ * the heat kernels' coordinates (sides of at most HEAT_MAX_SIDE): 64-bit arithmetic takes two
+ * instructions where 32-bit takes one, and min and max make the clamp two. */
+__device__ static inline unsigned clamped(int v, unsigned n)
+{
+    return min(max(v, 0), (int)n - 1);
+}
+
+/* 4. One heat step a launch, from global memory through the read-only data path (__ldg: the
+ * texture cache, without the texture). A thread takes HEAT_ROWS (4) cells one under the
+ * other, so its column, the 4 cells and one above and below them, is 6 loads, and their west
+ * and east neighbours 8 more: 14 loads for 4 cells where a thread per cell makes 20, all
+ * independent, in flight together. A neighbour outside the grid is the cell itself.
+ * Neighbouring threads read the same cells, so L1 serves most of the west and east reads; the
+ * other costs are the index clamps and a launch a step. */
 __global__ void heat_global(const int *__restrict__ in, int *__restrict__ out, unsigned width,
                             unsigned height, size_t pitch)
 {
-    unsigned x = blockIdx.x * HEAT_BX + threadIdx.x, y = blockIdx.y * HEAT_BY + threadIdx.y;
-    /* TODO: for a cell of the grid (x < width, y < height): read the cell and its
-     * 4 neighbours with __ldg (a neighbour outside the grid: the cell itself), then write
-     * heat_update(cell, west, east, north, south) to out. Cell (x, y) is at y * pitch + x. */
+    unsigned x = blockIdx.x * HEAT_BX + threadIdx.x;
+    unsigned y = (blockIdx.y * HEAT_BY + threadIdx.y) * HEAT_ROWS;
+    /* TODO: the thread's cells are (x, y + r) for r < HEAT_ROWS, those of the grid
+     * (x < width, y + r < height). Read with __ldg the column of rows y - 1 .. y + HEAT_ROWS
+     * at x (a row outside the grid: the nearest edge row), then for each cell its west and east
+     * neighbours (outside the grid: the cell itself), and write heat_update(cell, west, east,
+     * north, south) to out. Cell (x, y) is at y * pitch + x. */
 }
 
-/* 5. A shared tile with a halo: the block's 32 x 16 cells plus one cell all round, 34 x 18,
- * loaded by the block's threads together (a loop over the tile's cells, so the halo needs
- * no special threads), with the grid's edge clamped as in heat_global. One barrier: no
- * thread reads a neighbour (RAW) before its owner has stored it. Loads: 612 for 512 cells,
- * the halo's 100 cells (20 %) loaded again by the neighbouring blocks. */
+/* 5. A shared tile with a halo: the block's 32 x 32 cells (HEAT_ROWS = 4 a thread, one under
+ * the other) plus one cell all round, 34 x 34. Each thread loads its own 4 cells, so that each
+ * load of a warp is a row's 32 cells (one 128-byte line); the first warp also loads the halo
+ * row above, the last warp the one below, and 68 threads the two halo columns; each
+ * coordinate clamped into the grid as in heat_global. One barrier: no thread reads a
+ * neighbour (RAW) before its owner has stored it. Loads: 1156 for 1024 cells, the halo's 132
+ * cells (13 %) loaded again by the neighbouring blocks, from L2. */
 __global__ void heat_shared(const int *__restrict__ in, int *__restrict__ out, unsigned width,
                             unsigned height, size_t pitch)
 {
-    __shared__ int tile[HEAT_BY + 2][HEAT_BX + 2];
-    unsigned x = blockIdx.x * HEAT_BX + threadIdx.x, y = blockIdx.y * HEAT_BY + threadIdx.y;
-    /* TODO: for k = threadIdx.y * HEAT_BX + threadIdx.x, stepping by the block's
-     * HEAT_BX * HEAT_BY threads, up to the tile's (HEAT_BX + 2) * (HEAT_BY + 2) cells: tile
-     * cell (k % (HEAT_BX + 2), k / (HEAT_BX + 2)) is grid cell (blockIdx.x * HEAT_BX - 1 + cx,
-     * blockIdx.y * HEAT_BY - 1 + cy), each coordinate clamped into the grid. Wait for the
-     * block; then a cell of the grid writes heat_update of tile[ty][tx] and its 4
-     * neighbours, with tx = threadIdx.x + 1, ty = threadIdx.y + 1. */
+    __shared__ int tile[HEAT_TY + 2][HEAT_BX + 2];
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    int x0 = (int)(blockIdx.x * HEAT_BX) - 1, y0 = (int)(blockIdx.y * HEAT_TY) - 1;
+    /* TODO: tile cell (cx, cy) is grid cell (x0 + cx, y0 + cy), each coordinate
+     * clamped into the grid. The thread's cells are (cx, cy) = (tx + 1, ty * HEAT_ROWS + r + 1)
+     * for r < HEAT_ROWS: load them; warp 0 also loads row 0 of the tile at cx = tx + 1, the last
+     * warp (ty = HEAT_BY - 1) row HEAT_TY + 1; threads k = ty * HEAT_BX + tx < 2 (HEAT_TY + 2)
+     * load the halo columns cx = 0 and HEAT_BX + 1 (row k % (HEAT_TY + 2)). Wait for the block;
+     * then write each of the thread's cells that lies in the grid: heat_update of tile[cy][cx]
+     * and its 4 neighbours. */
 }
 
 /* 6. heat_global's reads through a texture object over the grid (launch.cu makes it: point
  * sampling, unnormalised coordinates, clamp addressing). Clamping is the insulated edge: a
  * neighbour outside the grid comes back as the edge cell, which is the cell itself, and the
- * kernel has no edge test at all. The texture path caches in 2D blocks, where __ldg's lines
- * are rows; on recent GPUs both go through the same L1, so expect little between them. */
+ * kernel has no edge test but for the cells it writes. The texture path caches in 2D blocks,
+ * where __ldg's lines are rows; on recent GPUs both go through the same L1, so expect little
+ * between them. */
 __global__ void heat_texture(cudaTextureObject_t in, int *__restrict__ out, unsigned width,
                              unsigned height, size_t pitch)
 {
-    unsigned x = blockIdx.x * HEAT_BX + threadIdx.x, y = blockIdx.y * HEAT_BY + threadIdx.y;
-    /* TODO: for a cell of the grid, fetch it and its neighbours with
-     * tex2D<int>(in, u, v): texel (x, y)'s centre is at u = x + 0.5f, v = y + 0.5f, and the
-     * neighbours one texel away on either axis (clamped for you). Write heat_update of them. */
+    unsigned x = blockIdx.x * HEAT_BX + threadIdx.x;
+    unsigned y = (blockIdx.y * HEAT_BY + threadIdx.y) * HEAT_ROWS;
+    /* TODO: as heat_global, the cells (x, y + r) of the grid, r < HEAT_ROWS, but
+     * fetch with tex2D<int>(in, u, v): texel (x, y)'s centre is at u = x + 0.5f,
+     * v = y + 0.5f, and the neighbours one texel away on either axis (clamped for you). */
 }
 
-/* heat_temporal's tile: the block's output tile and a halo of HEAT_T_STEPS cells all round. */
-#define TW (HEAT_T_TX + 2 * HEAT_T_STEPS)
-#define TH (HEAT_T_TY + 2 * HEAT_T_STEPS)
+/* heat_temporal's tile: HEAT_T_TW x HEAT_T_TH cells (64 x 64), the block's output in the
+ * middle and a halo of HEAT_T_STEPS cells all round. In shared memory with a ring of padding,
+ * tile cell (cx, cy) at [cy + 1][cx + 1]: the cells of the tile's border then read their
+ * neighbours there, with no test. */
+#define TW HEAT_T_TW
+#define TH HEAT_T_TH
+static_assert(HEAT_T_OW > HEAT_T_STEPS && HEAT_T_OH > HEAT_T_STEPS,
+              "heat_temporal: the output is wider than the halo (mirror's cells lie in the tile)");
 
-/* Marks the sources in the block's tile, whose cell (0, 0) is grid cell (x0, y0): src[cy][cx]
- * gets the source's temperature, HEAT_NO_SOURCE elsewhere. Two passes, so a barrier between
- * them (WAW: a thread's mark after another's clearing of the same cell), and one after. */
-__device__ void tile_sources(int (*src)[TW], long x0, long y0, unsigned nsources)
+/* The grid mirrored at its edges, as the insulated edge: the grid's cell that cell g of the
+ * line mirrors, for a side of n cells. Beyond the edge the cells repeat in reverse order,
+ * ... 1 0 | 0 1 ... n-1 | n-1 n-2 ..., so that the neighbour just outside the edge holds the
+ * edge cell itself; a plane mirrored like this stays mirrored under heat steps. (A loop, not
+ * a remainder: inside the grid it returns at once, and a tile wider than the grid is rare.) */
+__device__ static inline int mirror(int g, int n)
+{
+    while (g < 0 || g >= n)
+        g = g < 0 ? -1 - g : 2 * n - 1 - g;
+    return g;
+}
+
+/* The sources in the block's tile, whose cell (0, 0) is grid cell (x0, y0): copied from
+ * d_sources into list, a thread per source, and their number into *count. The count is set
+ * to 0 before the others add to it (a barrier: RAW), and the list is read after the last
+ * entry is in (a barrier: RAW again). The entries' order is any: the threads take their places
+ * with atomicAdd. Tiles of a grid of a few sources have none, mostly. */
+__device__ void tile_sources(struct heat_source *list, unsigned *count, int x0, int y0,
+                             unsigned nsources)
 {
     unsigned tid = threadIdx.y * HEAT_BX + threadIdx.x;
-    for (unsigned k = tid; k < TW * TH; k += HEAT_BX * HEAT_BY)
-        src[k / TW][k % TW] = HEAT_NO_SOURCE;
+    if (tid == 0)
+        *count = 0;
     __syncthreads();
-    for (unsigned k = tid; k < nsources; k += HEAT_BX * HEAT_BY) {
-        long cx = d_sources[k].x - x0, cy = d_sources[k].y - y0;
+    for (unsigned k = tid; k < nsources; k += HEAT_T_THREADS) {
+        int cx = (int)d_sources[k].x - x0, cy = (int)d_sources[k].y - y0;
         if (cx >= 0 && cx < TW && cy >= 0 && cy < TH)
-            src[cy][cx] = d_sources[k].temp;
+            list[atomicAdd(count, 1)] = d_sources[k];
     }
     __syncthreads();
 }
 
-/* 7. Temporal blocking: `steps` (up to HEAT_T_STEPS) steps in one launch. A block loads its
- * 64 x 32 output tile with a halo of 4 cells, 72 x 40, then steps in shared memory between
- * two buffers, each step valid one cell further in from the tile's border, and writes the
- * middle 64 x 32 after the last. Global traffic: 2880 loads and 2048 stores for 4 steps of
- * 2048 cells, 0.6 accesses a cell a step against 2 for a step a launch; paid for with 15 %
- * more cells computed (the shrinking borders) and a barrier a step. */
-__global__ void heat_temporal(const int *__restrict__ in, int *__restrict__ out, unsigned width,
-                              unsigned height, size_t pitch, unsigned steps, unsigned nsources)
+/* 7. Temporal blocking: `steps` (up to HEAT_T_STEPS = 4) steps in one launch. A block loads
+ * its 64 x 64 tile, its 56 x 56 output with a halo of 4 cells all round, steps in shared
+ * memory between two buffers, and writes the output after the last. Every step computes the
+ * whole tile: a wrong value at the tile's border (whose neighbours outside it are padding)
+ * travels a cell a step, so after 4 steps it has not reached the output. Each thread keeps
+ * the same 2 x 4 cells, so what a step costs is fixed before the first: the tile's cells
+ * outside the grid hold the grid mirrored (mirror()), which makes the insulated edge the
+ * plain stencil with no test, and the sources are looked at only in the tiles that have one.
+ * A step is then 5 shared loads (3.5 with the column's loads shared), heat_update and a store
+ * a cell, and a barrier. Global traffic: 4096 loads and 3136 stores for 4 steps of 3136
+ * cells, 0.58 accesses a cell a step against 2 for a step a launch; paid for with 31 % more
+ * cells computed than written, and a barrier a step. __launch_bounds__: blocks of
+ * HEAT_T_THREADS, HEAT_T_BLOCKS of them on an SM, so the compiler keeps to the registers
+ * that leaves (4 blocks of 512 threads: 32 a thread of the SM's 65536). */
+__global__ void __launch_bounds__(HEAT_T_THREADS, HEAT_T_BLOCKS)
+    heat_temporal(const int *__restrict__ in, int *__restrict__ out, unsigned width,
+                  unsigned height, size_t pitch, unsigned steps, unsigned nsources)
 {
-    __shared__ int t[2][TH][TW];
-    __shared__ int src[TH][TW];
-    long x0 = (long)blockIdx.x * HEAT_T_TX - HEAT_T_STEPS;
-    long y0 = (long)blockIdx.y * HEAT_T_TY - HEAT_T_STEPS;
-    tile_sources(src, x0, y0, nsources);
-    /* TODO: tile cell (cx, cy) is grid cell (x0 + cx, y0 + cy). Load t[0] with
-     * every tile cell inside the grid (loops cy = threadIdx.y, += HEAT_BY; cx = threadIdx.x,
-     * += HEAT_BX), wait. Step s = 1..steps reads buffer (s - 1) % 2 and writes s % 2, at the
-     * tile cells inside the grid with s <= cx < TW - s and s <= cy < TH - s: heat_update of
-     * the cell and its 4 neighbours (one outside the grid: the cell itself), or
-     * src[cy][cx] where that is a source; then wait (RAW: the next step reads what this one
-     * wrote; WAR: it overwrites what this one read). Last, the middle HEAT_T_TX x HEAT_T_TY
-     * cells inside the grid go to out. */
+    extern __shared__ int heat_t_shared[];
+    int(*t)[TH + 2][TW + 2] = (int(*)[TH + 2][TW + 2]) heat_t_shared; /* two buffers */
+    __shared__ struct heat_source list[HEAT_MAX_SOURCES];
+    __shared__ unsigned count;
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    int x0 = (int)(blockIdx.x * HEAT_T_OW) - HEAT_T_STEPS;
+    int y0 = (int)(blockIdx.y * HEAT_T_OH) - HEAT_T_STEPS;
+    tile_sources(list, &count, x0, y0, nsources);
+    /* TODO: the thread's cells are (cx, cy) = (tx + HEAT_BX * i, ty * HEAT_T_CY + j)
+     * for i < HEAT_T_CX, j < HEAT_T_CY, at [cy + 1][cx + 1] in each buffer; tile cell (cx, cy)
+     * is grid cell (x0 + cx, y0 + cy), which mirrors grid cell (mx, my) = (mirror(x0 + cx,
+     * width), mirror(y0 + cy, height)). Load t[0][cy + 1][cx + 1] = in[my * pitch + mx] for
+     * each, and set the padding ring of both buffers to 0 (any temperature would do). Step
+     * s = 0 .. steps - 1: wait (RAW: this step reads what the last one wrote, or the load;
+     * WAR: it overwrites what the last one read), compute the new value of each of the
+     * thread's cells from buffer s % 2 (heat_update of the cell and its 4 neighbours), all the
+     * loads of a step before its stores (the loads of a column can then be shared), and store
+     * them into buffer (s + 1) % 2; then where the tile has sources (count of them in list),
+     * store a source's temperature over each cell of the thread's that mirrors it. Last,
+     * write the thread's cells that lie in the output (HEAT_T_STEPS <= cx < TW - HEAT_T_STEPS,
+     * the same for cy) and in the grid, each from buffer steps % 2, where the thread itself
+     * stored it. */
 }

@@ -24,16 +24,50 @@
 extern "C" {
 #endif
 
-/* The shapes the kernels are written for. */
+/* The shapes the kernels are written for. The TUNE_ macros can be set when building, to try
+ * other shapes: make lab10 bench SOLUTION=1 DEFINES="-DBACKEND_CUDA -DTUNE_HEAT_T_STEPS=8"
+ * (the objects of lab10 removed first: a change of flags alone rebuilds nothing). */
+#ifndef TUNE_LINE_ITEMS
+#define TUNE_LINE_ITEMS 8
+#endif
+#ifndef TUNE_HEAT_ROWS
+#define TUNE_HEAT_ROWS 4
+#endif
+#ifndef TUNE_HEAT_T_BY
+#define TUNE_HEAT_T_BY 16
+#endif
+#ifndef TUNE_HEAT_T_CX
+#define TUNE_HEAT_T_CX 2
+#endif
+#ifndef TUNE_HEAT_T_CY
+#define TUNE_HEAT_T_CY 4
+#endif
+#ifndef TUNE_HEAT_T_STEPS
+#define TUNE_HEAT_T_STEPS 4
+#endif
+#ifndef TUNE_HEAT_T_BLOCKS
+#define TUNE_HEAT_T_BLOCKS 4
+#endif
 enum {
-    LINE_THREADS = 256, /* the line kernels' blocks */
-    RADIUS = 3,         /* the weighted stencil reads 3 neighbours on either side */
-    HEAT_BX = 32,       /* the heat kernels' blocks: 32 x 16 threads, a warp along a row */
-    HEAT_BY = 16,
-    HEAT_T_TX = 64, /* heat_temporal: a block's 64 x 32 output tile, */
-    HEAT_T_TY = 32,
-    HEAT_T_STEPS = 4,        /* after this many steps in shared memory, from a halo this wide */
-    HEAT_ROW_ALIGN = 32,     /* heat_pitch: rows start on 128-byte lines */
+    LINE_THREADS = 256,                    /* the line kernels' blocks */
+    LINE_ITEMS = TUNE_LINE_ITEMS,          /* the tiled ones: elements a thread, */
+    LINE_TILE = LINE_THREADS * LINE_ITEMS, /* a block's tile of 2048 */
+    RADIUS = 3,   /* the weighted stencil reads 3 neighbours on either side */
+    HEAT_BX = 32, /* the heat kernels' blocks: 32 x 8 threads, a warp along a row; */
+    HEAT_BY = 8,
+    HEAT_ROWS = TUNE_HEAT_ROWS,        /* the one-step kernels: a thread's cells down a column, */
+    HEAT_TY = HEAT_BY * HEAT_ROWS,     /* a block's 32 x 32 */
+    HEAT_T_BY = TUNE_HEAT_T_BY,        /* heat_temporal: blocks of 32 x 16 threads, */
+    HEAT_T_CX = TUNE_HEAT_T_CX,        /* each with 2 x 4 cells of the tile (4 rows one under */
+    HEAT_T_CY = TUNE_HEAT_T_CY,        /* the other), */
+    HEAT_T_TW = HEAT_BX * HEAT_T_CX,   /* the tile, 64 x 64 */
+    HEAT_T_TH = HEAT_T_BY * HEAT_T_CY, /* with its halo, */
+    HEAT_T_STEPS = TUNE_HEAT_T_STEPS,  /* steps a launch at most, as wide as the halo, */
+    HEAT_T_OW = HEAT_T_TW - 2 * HEAT_T_STEPS, /* around the block's output, 56 x 56 */
+    HEAT_T_OH = HEAT_T_TH - 2 * HEAT_T_STEPS,
+    HEAT_T_THREADS = HEAT_BX * HEAT_T_BY,
+    HEAT_T_BLOCKS = TUNE_HEAT_T_BLOCKS, /* blocks an SM (registers: 32 a thread for 4) */
+    HEAT_ROW_ALIGN = 32,                /* heat_pitch: rows start on 128-byte lines */
     HEAT_MAX_SIDE = 65000,   /* a 2D texture over pitched memory is at most 65000 rows high */
     HEAT_MAX_SOURCES = 256,  /* fixed-temperature cells */
     HEAT_MAX_TEMP = 1 << 24, /* |temperature|: heat_update's sums stay far from overflow */
@@ -52,17 +86,17 @@ enum { LINE_ADJACENT, LINE_WEIGHTED, GRID_HEAT };
     X(ST_ADJACENT_NAIVE, "adjacent_naive",     (LINE_ADJACENT, 0),                     \
       "in[i] - in[i-1] from global memory: every input read twice")                    \
     X(ST_ADJACENT_SHARED, "adjacent_shared",   (LINE_ADJACENT, 0),                     \
-      "a shared tile plus one element on its left: each input read once")              \
+      "a shared tile, 8 elements a thread, plus one on its left: each input read once") \
     X(ST_STENCIL1D_HALO, "stencil1d_halo",     (LINE_WEIGHTED, 0),                     \
       "7 weighted neighbours from a shared tile with a halo of 3 each side")           \
     X(ST_HEAT_GLOBAL, "heat_global",           (GRID_HEAT, 1),                         \
-      "one heat step a launch, 5 reads through the read-only path, buffers swapped")   \
+      "one heat step a launch, 4 cells a thread, reads through the read-only path")    \
     X(ST_HEAT_SHARED, "heat_shared",           (GRID_HEAT, 1),                         \
-      "a 34 x 18 shared tile with its halo: each cell read from L2 once a block")      \
+      "a 34 x 34 shared tile with its halo: each cell read from L2 once a block")      \
     X(ST_HEAT_TEXTURE, "heat_texture",         (GRID_HEAT, 1),                         \
       "reads through a 2D texture: its clamp addressing is the insulated edge")        \
     X(ST_HEAT_TEMPORAL, "heat_temporal",       (GRID_HEAT, HEAT_T_STEPS),              \
-      "4 steps a launch in shared memory: a wider halo for a quarter of the traffic")
+      "4 steps a launch in shared memory, mirrored edges: a halo for less traffic")
 // clang-format on
 
 enum stencil_variant { STENCIL_TABLE(LAB_ENUM) STENCIL_VARIANTS };
@@ -130,12 +164,22 @@ STENCIL_SHARED int line_weight(int k)
     return k + RADIUS + 1;
 }
 
+/* d / 8 rounded toward zero, as C's d / 8, for |d| < 2^29 (heat_update's differences are
+ * within 2^25): a negative d of that size has 111 in its top 3 bits, so adding them (the
+ * unsigned shift) adds 7, and the arithmetic shift (gcc's and nvcc's >> of a negative int)
+ * then rounds toward zero. Compiled for an H100, 2 instructions where C's / takes 3 (reference.c
+ * keeps C's /, so that the tests hold this to it). */
+STENCIL_SHARED int eighth(int d)
+{
+    return (d + (int)((unsigned)d >> 29)) >> 3;
+}
+
 /* One heat step of cell c from its west, east, north and south neighbours: an eighth of each
- * difference, divided with C's rounding toward zero. (d / 8 == -(-d / 8): what a cell gains
+ * difference, rounded toward zero. (An eighth of -d is minus an eighth of d: what a cell gains
  * from its neighbour, the neighbour loses, so the grid's sum stays the same, exactly.) */
 STENCIL_SHARED int heat_update(int c, int w, int e, int n, int s)
 {
-    return c + (w - c) / 8 + (e - c) / 8 + (n - c) / 8 + (s - c) / 8;
+    return c + eighth(w - c) + eighth(e - c) + eighth(n - c) + eighth(s - c);
 }
 
 #ifdef __cplusplus
@@ -145,6 +189,8 @@ STENCIL_SHARED int heat_update(int c, int w, int e, int n, int s)
 /* heat_temporal's marker of a cell that is not a source (temperatures are within
  * +-HEAT_MAX_TEMP). */
 #define HEAT_NO_SOURCE INT32_MIN
+/* heat_temporal's shared memory: two buffers of its tile with a ring of padding. */
+#define HEAT_T_SMEM (2 * (HEAT_T_TH + 2) * (HEAT_T_TW + 2) * sizeof(int))
 
 cudaError_t heat_sources_to_device(const struct heat_source *sources, unsigned n);
 __global__ void adjacent_naive(const int *__restrict__ in, int *__restrict__ out, size_t n);

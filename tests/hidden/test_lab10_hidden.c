@@ -1,7 +1,7 @@
 /* lab10 hidden tests: run by `make grade` only, never shipped to students (make dist leaves
  * tests/hidden/ out). They check what the visible tests leave open, a test per variant:
- * lines whose input starts 1 to 3 ints past an aligned start, on sizes around each block
- * multiple; grids whose rows are padded further than heat_pitch pads them, inside poison
+ * lines whose input starts 1 to 3 ints past an aligned start, on sizes around block and tile
+ * multiples; grids whose rows are padded further than heat_pitch pads them, inside poison
  * that no variant may touch (the ends of rows included); and long runs with the most
  * sources, on the corners and the tiles' edges, over sides that are no multiple of a tile.
  * Points: tests/hidden/lab10.txt. */
@@ -51,11 +51,14 @@ static void check_line(int v, size_t n, size_t shift)
     free(want);
 }
 
+/* Around 1 to 4 blocks of threads and 1 and 2 tiles. */
 static void unaligned_edges(int v)
 {
-    for (size_t k = 1; k <= 4; k++)
-        for (size_t n = k * LINE_THREADS - 1; n <= k * LINE_THREADS + 1; n++)
-            check_line(v, n, k % 4);
+    static const size_t ends[] = {LINE_THREADS,     2 * LINE_THREADS, 3 * LINE_THREADS,
+                                  4 * LINE_THREADS, LINE_TILE,        2 * LINE_TILE};
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++)
+        for (size_t n = ends[k] - 1; n <= ends[k] + 1; n++)
+            check_line(v, n, (k + 1) % 4);
 }
 
 /* Variant v from a random grid of w x h cells, `pitch` ints a row, with the given sources:
@@ -113,21 +116,30 @@ static void padded_rows(int v)
 }
 
 /* HEAT_MAX_SOURCES sources: the 4 corners, cells on both sides of the blocks' and the
- * temporal tiles' edges, and the rest at random on cells of their own. */
+ * temporal outputs' edges, and the rest at random, each on a cell of its own. */
 static void long_runs(int v)
 {
     const size_t w = 150, h = 70;
     static struct heat_source src[HEAT_MAX_SOURCES];
-    static const unsigned fixed[][2] = {{0, 0},   {149, 0},  {0, 69},  {149, 69},
-                                        {31, 15}, {32, 16},  {63, 31}, {64, 32},
-                                        {127, 0}, {128, 63}, {95, 47}, {96, 48}};
+    static const unsigned fixed[][2] = {{0, 0},
+                                        {149, 0},
+                                        {0, 69},
+                                        {149, 69},
+                                        {HEAT_BX - 1, HEAT_TY - 1},
+                                        {HEAT_BX, HEAT_TY},
+                                        {3 * HEAT_BX - 1, 2 * HEAT_TY - 1},
+                                        {3 * HEAT_BX, 2 * HEAT_TY},
+                                        {HEAT_T_OW - 1, HEAT_T_OH - 1},
+                                        {HEAT_T_OW, HEAT_T_OH},
+                                        {2 * HEAT_T_OW - 1, 0},
+                                        {2 * HEAT_T_OW, HEAT_T_OH - 1}};
     size_t n = 0;
-    for (; n < sizeof fixed / sizeof fixed[0]; n++)
-        src[n] = (struct heat_source){fixed[n][0], fixed[n][1], (int)(n * 50000)};
-    while (n < HEAT_MAX_SOURCES) {
+    for (size_t f = 0; n < HEAT_MAX_SOURCES; f++) {
         struct heat_source s = {(unsigned)(testkit_next() % w), (unsigned)(testkit_next() % h),
                                 (int)(testkit_next() % (1 << 20))};
         size_t k = 0;
+        if (f < sizeof fixed / sizeof fixed[0])
+            s = (struct heat_source){fixed[f][0] % w, fixed[f][1] % h, (int)(f * 50000)};
         while (k < n && (src[k].x != s.x || src[k].y != s.y))
             k++;
         if (k == n)

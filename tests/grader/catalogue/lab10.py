@@ -3,54 +3,69 @@ from catalogue import right, wrong
 
 FILE = "stencil.cu"
 
-# adjacent_shared's load of the left neighbour, its barrier and its subtraction
+# adjacent_shared's load of the left neighbour, its barrier and its subtractions
 ADJ_LOAD = ("        tile[0] = first > 0 ? in[first - 1] : 0;\n"
             "    __syncthreads();\n"
-            "    if (i < n)\n"
-            "        out[i] = tile[threadIdx.x + 1] - tile[threadIdx.x];\n")
-# heat_shared's barrier and store; then the same with the barrier moved into the branch
-UPDATE = ("heat_update(tile[ty][tx], tile[ty][tx - 1], tile[ty][tx + 1],\n"
-          "                                         tile[ty - 1][tx], tile[ty + 1][tx]);\n")
-SHARED_STORE = ("    __syncthreads();\n"
-                "    unsigned tx = threadIdx.x + 1, ty = threadIdx.y + 1;\n"
-                "    if (x < width && y < height)\n"
-                "        out[y * pitch + x] = " + UPDATE)
-SHARED_STORE_IN_BRANCH = ("    unsigned tx = threadIdx.x + 1, ty = threadIdx.y + 1;\n"
-                          "    if (x < width && y < height) {\n"
-                          "        __syncthreads();\n"
-                          "        out[y * pitch + x] = " + UPDATE +
-                          "    }\n")
-# heat_temporal's update of a cell, with its source set back; then without
-TEMPORAL_UPDATE = ("                b[cy][cx] = src[cy][cx] != HEAT_NO_SOURCE\n"
-                   "                                ? src[cy][cx]\n"
-                   "                                : heat_update(a[cy][cx], a[cy][w], a[cy][e], "
-                   "a[n][cx], a[so][cx]);\n")
-TEMPORAL_PLAIN = ("                b[cy][cx] = heat_update(a[cy][cx], a[cy][w], a[cy][e], "
-                  "a[n][cx], a[so][cx]);\n")
-TEMPORAL_STORE = "                out[gy * pitch + gx] = t[steps % 2][cy][cx];"
-TEMPORAL_STORE_SOURCES = ("                out[gy * pitch + gx] = src[cy][cx] != HEAT_NO_SOURCE\n"
-                          "                                           ? src[cy][cx]\n"
-                          "                                           : t[steps % 2][cy][cx];")
+            "    for (unsigned k = 0; k < LINE_ITEMS; k++) {\n"
+            "        unsigned j = t + k * LINE_THREADS;\n"
+            "        if (first + j < n)\n"
+            "            out[first + j] = tile[j + 1] - tile[j];\n")
+# adjacent_shared's tile, loaded at j + 1 behind the left neighbour
+ADJ_TILE = ("    for (unsigned k = 0; k < LINE_ITEMS; k++) {\n"
+            "        size_t i = first + t + k * LINE_THREADS;\n"
+            "        if (i < n)\n"
+            "            tile[t + k * LINE_THREADS + 1] = in[i];\n"
+            "    }\n"
+            "    if (t == 0)\n" + ADJ_LOAD)
+# heat_shared's barrier before its stores; then the barrier moved into a branch
+SHARED_STORE = "    __syncthreads();\n    unsigned x = x0 + 1 + tx, cx = tx + 1;\n"
+SHARED_STORE_IN_BRANCH = ("    unsigned x = x0 + 1 + tx, cx = tx + 1;\n"
+                          "    if (x < width)\n"
+                          "        __syncthreads();\n")
+# heat_shared's loads of its halo: the rows above and below, the columns, each clamped
+SHARED_NORTH = "        tile[0][tx + 1] = col[(size_t)clamped(y0, height) * pitch];\n"
+SHARED_SOUTH = ("    if (ty == HEAT_BY - 1)\n"
+                "        tile[HEAT_TY + 1][tx + 1] = col[(size_t)clamped(y0 + HEAT_TY + 1, height) * pitch];\n")
+SHARED_COLUMN = ("        tile[cy][cx] = in[(size_t)clamped(y0 + cy, height) * pitch + clamped(x0 + cx, width)];\n")
+# heat_temporal's sources set back after each step, where the tile has some
+TEMPORAL_SOURCES = ("        for (unsigned k = 0; k < here; k++)\n"
+                    "            for (unsigned j = 0; j < HEAT_T_CY; j++)\n"
+                    "                for (unsigned i = 0; i < HEAT_T_CX; i++)\n"
+                    "                    if (list[k].x == (unsigned)mx[i] && list[k].y == (unsigned)my[j])\n"
+                    "                        b[ty * HEAT_T_CY + j + 1][tx + HEAT_BX * i + 1] = list[k].temp;\n")
+TEMPORAL_STORE = "                out[gy * pitch + gx] = t[steps % 2][cy + 1][cx + 1];\n"
+TEMPORAL_STORE_IF = ("            if (cx >= HEAT_T_STEPS && cx < TW - HEAT_T_STEPS && gx < width)\n"
+                     + TEMPORAL_STORE)
+TEMPORAL_STORE_SOURCES = ("            if (cx >= HEAT_T_STEPS && cx < TW - HEAT_T_STEPS && gx < width) {\n"
+                          + TEMPORAL_STORE +
+                          "                for (unsigned k = 0; k < here; k++)\n"
+                          "                    if (list[k].x == gx && list[k].y == gy)\n"
+                          "                        out[gy * pitch + gx] = list[k].temp;\n"
+                          "            }\n")
+# heat_temporal's barrier at the top of each step
+TEMPORAL_STEP = ("    for (unsigned s = 0; s < steps; s++) {\n"
+                 "        int(*a)[TW + 2] = t[s % 2], (*b)[TW + 2] = t[(s + 1) % 2];\n"
+                 "        int v[HEAT_T_CY][HEAT_T_CX];\n"
+                 "        __syncthreads();\n")
 
 WRONG = {
-    # no barrier between the tile's load and its use: thread t reads tile[t], which thread
-    # t - 1 may not have stored yet (a RAW hazard: the race checker names it)
+    # no barrier between the tile's load and its use: tile[j] was stored by another thread,
+    # which may not have stored it yet (a RAW hazard: the race checker names it)
     "tile_missing_barrier": wrong(
         [(ADJ_LOAD, ADJ_LOAD.replace("    __syncthreads();\n", ""))], ["adjacent_shared"],
-        race=True, line="        out[i] = tile[threadIdx.x + 1] - tile[threadIdx.x];"),
+        race=True, line="            out[first + j] = tile[j + 1] - tile[j];"),
     # the barrier inside the branch that keeps the block's threads past the grid's edge out:
     # those threads never reach it (the strict barrier check stops the block there)
     "barrier_in_branch": wrong(
         [(SHARED_STORE, SHARED_STORE_IN_BRANCH)], ["heat_shared"],
-        line="    if (x < width && y < height) {\n        __syncthreads();"),
+        line="    if (x < width)\n        __syncthreads();"),
     # the halo loaded by RADIUS - 1 threads: the element next to each side of the block never
     # reaches the tile (a dropped halo element at the block's edge)
     "halo_short": wrong([("    if (t < RADIUS) {\n", "    if (t < RADIUS - 1) {\n")],
                         ["stencil1d_halo"]),
-    # the tile's last halo row left out of the load loop: the south neighbours of the block's
+    # the tile's halo row below left out of the loads: the south neighbours of the block's
     # bottom row are whatever shared memory held
-    "south_halo_dropped": wrong([("k < (HEAT_BX + 2) * (HEAT_BY + 2);",
-                                  "k < (HEAT_BX + 2) * (HEAT_BY + 1);")], ["heat_shared"]),
+    "south_halo_dropped": wrong([(SHARED_SOUTH, "")], ["heat_shared"]),
     # x and y swapped in the texture coordinates: the texture clamps, so nothing crashes, but
     # each cell is the transposed grid's
     "texture_xy_swapped": wrong([("float u = x + 0.5f, v = y + 0.5f;",
@@ -59,24 +74,28 @@ WRONG = {
     "east_edge_off_by_one": wrong([("e = x + 1 < width ? x + 1 : x;",
                                     "e = x + 1 <= width ? x + 1 : x;")], ["heat_global"]),
     # the sources never set back inside heat_temporal: it has no heat_reimpose after it
-    "sources_not_reimposed": wrong([(TEMPORAL_UPDATE, TEMPORAL_PLAIN)], ["heat_temporal"]),
+    "sources_not_reimposed": wrong([(TEMPORAL_SOURCES, "")], ["heat_temporal"]),
     # the sources set back only as the tile is stored: the steps inside the launch let them
     # cool (or warm), and their neighbours see that
-    "sources_at_store_only": wrong([(TEMPORAL_UPDATE, TEMPORAL_PLAIN),
-                                    (TEMPORAL_STORE, TEMPORAL_STORE_SOURCES)], ["heat_temporal"]),
+    "sources_at_store_only": wrong([(TEMPORAL_SOURCES, ""),
+                                    (TEMPORAL_STORE_IF, TEMPORAL_STORE_SOURCES)], ["heat_temporal"]),
     # the store takes buffer 0, right after HEAT_T_STEPS steps (an even number), wrong after
     # a launch of an odd number of steps (the last of 5: 4 + 1)
     "temporal_store_buffer_0": wrong([(TEMPORAL_STORE, TEMPORAL_STORE.replace("steps % 2", "0"))],
                                      ["heat_temporal"]),
     # a cold edge instead of an insulated one: the halo past the grid taken as 0 degrees, so
     # heat flows out through the edge
-    "cold_edge": wrong([("        gx = gx < 0 ? 0 : gx >= (long)width ? width - 1 : gx;\n"
-                         "        gy = gy < 0 ? 0 : gy >= (long)height ? height - 1 : gy;\n"
-                         "        tile[cy][cx] = in[gy * pitch + gx];",
-                         "        tile[cy][cx] = gx >= 0 && gx < (long)width && gy >= 0 && "
-                         "gy < (long)height\n"
-                         "                           ? in[gy * pitch + gx]\n"
-                         "                           : 0;")], ["edges.heat_shared"]),
+    "cold_edge": wrong([(SHARED_NORTH, "        tile[0][tx + 1] = y0 >= 0 ? col[(size_t)y0 * pitch] : 0;\n"),
+                        (SHARED_SOUTH,
+                         "    if (ty == HEAT_BY - 1)\n"
+                         "        tile[HEAT_TY + 1][tx + 1] = y0 + HEAT_TY + 1 < (int)height\n"
+                         "                                        ? col[(size_t)(y0 + HEAT_TY + 1) * pitch]\n"
+                         "                                        : 0;\n"),
+                        (SHARED_COLUMN,
+                         "        tile[cy][cx] = y0 + (int)cy >= 0 && y0 + cy < height && x0 + (int)cx >= 0 &&\n"
+                         "                               x0 + cx < width\n"
+                         "                           ? in[(size_t)(y0 + cy) * pitch + x0 + cx]\n"
+                         "                           : 0;\n")], ["edges.heat_shared"]),
     # the adjacent difference's first element left out, as the seed's kernel does (i > 0)
     "first_element_skipped": wrong(
         [("    if (i < n)\n        out[i] = in[i] - (i > 0 ? in[i - 1] : 0);",
@@ -84,21 +103,25 @@ WRONG = {
 }
 
 RIGHT = {
-    # the seed's version: no halo in the tile, thread 0 reads its left neighbour from global
-    # memory instead
+    # the seed's version: no halo in the tile, the tile's first element reads its left
+    # neighbour from global memory instead
     "halo_from_global": right(
-        [("    if (i < n)\n        tile[threadIdx.x + 1] = in[i];\n"
-          "    if (threadIdx.x == 0)\n" + ADJ_LOAD,
-          "    if (i < n)\n        tile[threadIdx.x] = in[i];\n"
+        [(ADJ_TILE,
+          "    for (unsigned k = 0; k < LINE_ITEMS; k++) {\n"
+          "        size_t i = first + t + k * LINE_THREADS;\n"
+          "        if (i < n)\n"
+          "            tile[t + k * LINE_THREADS] = in[i];\n"
+          "    }\n"
           "    __syncthreads();\n"
-          "    if (i < n)\n"
-          "        out[i] = tile[threadIdx.x] - (threadIdx.x > 0 ? tile[threadIdx.x - 1]\n"
-          "                                      : i > 0 ? in[i - 1] : 0);\n")],
+          "    for (unsigned k = 0; k < LINE_ITEMS; k++) {\n"
+          "        unsigned j = t + k * LINE_THREADS;\n"
+          "        if (first + j < n)\n"
+          "            out[first + j] = tile[j] - (j > 0 ? tile[j - 1] : first > 0 ? in[first - 1] : 0);\n")],
         ["adjacent_shared"]),
-    # every step over the whole tile but its outer ring: stale cells at the border spoil one
-    # more ring a step, which after the launch's steps still lies outside the stored middle
-    "temporal_fixed_region": right(
-        [("cy = s + threadIdx.y; cy < TH - s;", "cy = 1 + threadIdx.y; cy < TH - 1;"),
-         ("cx = s + threadIdx.x; cx < TW - s;", "cx = 1 + threadIdx.x; cx < TW - 1;")],
+    # the barrier at the end of each step, and one after the load, instead of one at the top
+    # of each step: the same hazards covered (the last step's is one too many)
+    "temporal_barrier_at_end": right(
+        [(TEMPORAL_STEP, "    __syncthreads();\n" + TEMPORAL_STEP.replace("        __syncthreads();\n", "")),
+         (TEMPORAL_SOURCES + "    }\n", TEMPORAL_SOURCES + "        __syncthreads();\n    }\n")],
         ["heat_temporal"]),
 }
