@@ -1,12 +1,24 @@
 /* lab14: a sliding-window detector. Yours: the kernels; launch.cu checks the arguments and
  * launches them. Every 16 x 16 window of the image runs a soft cascade: stage t adds its weak
  * classifier's answer to the window's confidence d, and the window is rejected as soon as d
- * falls below the stage's threshold. Most windows fall within a few stages, a few run them
- * all: the lesson is how to map work this irregular onto warps. Everything is integer, so
- * every variant's decisions are the reference's exactly. */
+ * falls below the stage's threshold. Most windows fall within a few stages, a few percent run
+ * hundreds or thousands: the lesson is how to map work this irregular onto warps. Everything
+ * is integer, so every variant's decisions are the reference's exactly. */
 #include <limits.h>
 #include "detector.h"
 #include "warp.h"
+
+/* Stage t of the cascade in one 16-byte load (a copy of the struct would load it field by
+ * field, four loads). */
+__device__ struct detector_stage stage(const struct detector_stage *cascade, unsigned t)
+{
+    union {
+        int4 raw;
+        struct detector_stage s;
+    } u;
+    u.raw = __ldg((const int4 *)cascade + t);
+    return u.s;
+}
 
 /* The answer of stage s for the window whose top-left pixel is p: +weight when pixel a is
  * brighter than pixel b by more than theta, else -weight. */
@@ -20,7 +32,9 @@ __device__ int respond(const unsigned char *p, unsigned width, struct detector_s
 /* 1. A thread per window: each thread walks the cascade of its window, stage after stage,
  * and stops at the first stage whose threshold its confidence falls below. Teaches the early
  * exit. Costs: a warp's 32 windows reject at different stages, and the warp runs until its
- * last one does, most of its lanes idle; the stages' loads, alike at first, scatter later. */
+ * last one does, most of its lanes idle (with a few percent of the windows running long,
+ * most warps hold one). Its loads are the cheapest of the three: the lanes read the same
+ * stage and 32 neighbouring pixels. */
 __global__ void detector_thread_per_window(const unsigned char *image, unsigned width,
                                            unsigned height, const struct detector_stage *cascade,
                                            unsigned nstages, unsigned char *mask, unsigned *ran)
@@ -28,9 +42,9 @@ __global__ void detector_thread_per_window(const unsigned char *image, unsigned 
     unsigned across = width - DETECTOR_WIN + 1, down = height - DETECTOR_WIN + 1;
     /* TODO: w = the global thread index (in size_t); a thread with w < across *
      * down takes window w, whose top-left pixel is (w % across, w / across). d = 0; for
-     * t = 0, 1, ...: d += respond(...) of stage t, and when d < cascade[t].reject the window
-     * is rejected after t + 1 stages. mask[w] = 1 when no stage rejected it (0 otherwise);
-     * ran[w] = the stages it evaluated. */
+     * t = 0, 1, ...: s = stage(cascade, t), d += respond(p, width, s), and when d < s.reject
+     * the window is rejected after t + 1 stages. mask[w] = 1 when no stage rejected it (0
+     * otherwise); ran[w] = the stages it evaluated. */
 }
 
 /* 2. A warp per window: lane i evaluates stage base + i, 32 stages at once. The confidence
@@ -47,11 +61,11 @@ __global__ void detector_warp_per_window(const unsigned char *image, unsigned wi
     unsigned lane = threadIdx.x % WARP;
     /* TODO: w = the global thread index / 32 (in size_t): the warp's window,
      * when below across * down (the whole warp returns otherwise). d = 0; for each chunk
-     * base = 0, 32, ...: lane's answer x for stage t = base + lane (0, with threshold
-     * INT_MIN, past the last stage); an inclusive prefix sum of x over the lanes by
-     * __shfl_up_sync at offsets 1, 2, 4, 8, 16 (a lane below the offset adds nothing);
-     * x += d; out = __ballot_sync of x < threshold. out != 0: rejected, having run base +
-     * __ffs(out) stages. Else d = lane 31's x, next chunk. Lane 0 writes mask and ran. */
+     * base = 0, 32, ...: lane's answer x for stage t = base + lane (from stage(cascade, t);
+     * 0, with threshold INT_MIN, past the last stage); an inclusive prefix sum of x over the
+     * lanes by __shfl_up_sync at offsets 1, 2, 4, 8, 16 (a lane below the offset adds
+     * nothing); x += d; out = __ballot_sync of x < threshold. out != 0: rejected, having run
+     * base + __ffs(out) stages. Else d = lane 31's x, next chunk. Lane 0 writes mask and ran. */
 }
 
 /* The lanes of a window in detector_warp_per_4_windows, and its stages per chunk. */
@@ -59,27 +73,24 @@ __global__ void detector_warp_per_window(const unsigned char *image, unsigned wi
 
 /* 3. A warp per 4 neighbouring windows of a row: lanes 8k .. 8k + 7 evaluate 8 consecutive
  * stages of window k, a prefix sum over 8 lanes (__shfl_up_sync of width 8) and the window's
- * byte of one ballot decide each window. The warp's first 8 lanes load the chunk's stages
- * into shared memory once for all four windows, and the warp goes on while any of its windows
- * lives. Teaches segmented warp collectives, and memory shared by a warp's lanes: a vote or a
- * shuffle orders no memory, so the writes and the reads of the chunk need a __syncwarp on
- * either side. Costs: 8 stages a step, fewer wasted past a rejection, but a warp lives as
- * long as the last of its 4 windows. */
+ * byte of one ballot decide each window, and the warp goes on while any of its windows lives.
+ * Teaches segmented warp collectives. The 4 lanes of a stage (j, 8 + j, 16 + j, 24 + j) read
+ * the same 16 bytes of the cascade and 4 neighbouring pixels: a chunk's loads touch 8 stages
+ * and at most 8 rows of the image for 4 windows (as the seed's 16-byte loads served a feature
+ * to 4 windows at once). Costs: 8 stages a step, fewer wasted past a rejection, but a warp
+ * lives as long as the last of its 4 windows. */
 __global__ void detector_warp_per_4_windows(const unsigned char *image, unsigned width,
                                             unsigned height, const struct detector_stage *cascade,
                                             unsigned nstages, unsigned char *mask, unsigned *ran)
 {
-    __shared__ struct detector_stage chunk[DETECTOR_BLOCK / WARP][GROUP];
     unsigned across = width - DETECTOR_WIN + 1, down = height - DETECTOR_WIN + 1;
-    unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    unsigned lane = threadIdx.x % WARP;
     unsigned k = lane / GROUP, j = lane % GROUP, groups = (across + 3) / 4;
     /* TODO: g = the global thread index / 32 (in size_t), the warp's group of 4
      * windows when below groups * down: row g / groups, first column g % groups * 4; lane's
      * window wx = that + k, alive while wx < across. For each chunk base = 0, 8, ... while
-     * __any_sync(alive): lanes 0-7 store stage base + lane in chunk[warp] (when there is
-     * one), __syncwarp; lane's stage base + j, its answer x (0 with threshold INT_MIN when
-     * dead or past the last stage); a prefix sum of width 8; x += d; out = the window's
-     * byte of the ballot of x < threshold; out != 0: dead after base + __ffs(out) stages;
-     * d = lane 7's x of the group; __syncwarp before the next chunk's stores. Lane j == 0
-     * of a window inside the image writes mask and ran. */
+     * __any_sync(alive): lane's stage base + j, its answer x (0 with threshold INT_MIN when
+     * dead or past the last stage); a prefix sum of width 8; x += d; out = the window's byte
+     * of the ballot of x < threshold; out != 0: dead after base + __ffs(out) stages; d = lane
+     * 7's x of the group. Lane j == 0 of a window inside the image writes mask and ran. */
 }

@@ -39,19 +39,25 @@ static const struct detector_facts detector_facts[] = {DETECTOR_TABLE(LAB_FACTS)
 #define DETECTOR_MAX_SIDE (1u << 15)
 /* At most 65535 stages of weight at most 32767: the confidence never overflows an int. */
 #define DETECTOR_MAX_STAGES 65535u
-/* The threads of a block, in every variant: 8 warps. */
-#define DETECTOR_BLOCK 256u
+/* The threads of a block, in every variant: 2 warps. A block keeps its warps' slots on the SM
+ * until its last warp is done, and the windows' work differs by three orders of magnitude:
+ * in blocks of 8 warps, most slots would wait for one long window. */
+#ifndef DETECTOR_BLOCK /* -DDETECTOR_BLOCK=256 to compare */
+#define DETECTOR_BLOCK 64u
+#endif
 
 /* One stage of the soft cascade: a weak classifier and its rejection threshold. The
  * classifier compares two pixels of the window, p[a] - p[b] > theta, and answers +weight or
  * -weight; the confidence d is the sum of the answers so far, and a window whose d falls
  * below reject is rejected at that stage. a and b are y * 16 + x in the window, so that any
- * byte names one of its pixels. */
-struct detector_stage {
+ * byte names one of its pixels. 16 bytes, aligned to 16: a thread loads a stage in one 16-byte
+ * load (detector.cu's stage()). */
+struct __attribute__((aligned(16))) detector_stage {
     unsigned char a, b;
     short weight;
     int theta;
     int reject;
+    int unused; /* 0 */
 };
 
 /* The cascade: stages[0 .. nstages - 1] applied in order to every window of image (width x
@@ -82,8 +88,13 @@ void detector_cpu(const unsigned char *image, size_t width, size_t height,
                   unsigned *ran);
 /* A cascade of nstages drawn from seed, trained on an object (a 16 x 16 pattern drawn from
  * the same seed): every stage's pixel pair differs by 48 or more on it, so that the object
- * passes every stage with 8 grey levels of noise on it, and the thresholds rise with half the
- * object's confidence, so a window that looks like noise falls within a few stages. */
+ * passes every stage with 8 grey levels of noise on it (its confidence: the sum of the
+ * weights). The threshold after stage t is what a window of noise expects by then (each stage
+ * answers +weight with the chance that p[a] - p[b] > theta for two random bytes) plus 1/32 of
+ * the weights so far: a window must beat chance to stay. Most windows of noise fall within a
+ * few stages; the few whose pixels happen to resemble the object beat chance for hundreds or
+ * thousands of stages, like a real detector's hard negatives; the last stage asks for half
+ * the object's confidence, which only the objects have. */
 void detector_cascade(struct detector_stage *cascade, unsigned nstages, uint64_t seed);
 /* A noise image drawn from seed with count copies of the object (seed's) planted at (x[k],
  * y[k]), each with its own noise of up to 8 levels. */

@@ -14,7 +14,8 @@ extern const struct lab_job detector_job;
 /* The cascade's length, as --stages sets it: each job's setup reads it. */
 extern unsigned opt_stages;
 
-/* run --survival: the windows still alive after 1, 2, 4, ... stages, on the run's image. */
+/* run --survival: the windows still alive after 1, 2, 4, ... stages, on the run's image, and
+ * the share of the lanes each mapping keeps busy there. */
 void survival(struct lab_size size, uint64_t seed);
 
 #endif

@@ -180,6 +180,34 @@ static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
     }
 }
 
+/* The lanes each mapping keeps busy on the job's image: the stages its windows need over the
+ * lane-steps a mapping spends on them. A warp of 32 windows (a thread each) steps as long as
+ * its longest window; a warp per window steps 32 stages at a time; a warp per 4 windows of a
+ * row, 8 stages of each at a time, as long as its longest. */
+static void busy_lanes(const struct job *j, size_t stages)
+{
+    size_t across = j->width - DETECTOR_WIN + 1, down = j->height - DETECTOR_WIN + 1;
+    double thread = 0, warp = 0, group = 0;
+    for (size_t w0 = 0; w0 < j->windows; w0 += 32) {
+        unsigned longest = 0;
+        for (size_t w = w0; w < w0 + 32 && w < j->windows; w++)
+            longest = j->want_ran[w] > longest ? j->want_ran[w] : longest;
+        thread += 32.0 * longest;
+    }
+    for (size_t w = 0; w < j->windows; w++)
+        warp += 32.0 * ((j->want_ran[w] + 31) / 32);
+    for (size_t y = 0; y < down; y++)
+        for (size_t x0 = 0; x0 < across; x0 += 4) {
+            unsigned longest = 0;
+            for (size_t w = y * across + x0; w < y * across + x0 + 4 && w < (y + 1) * across; w++)
+                longest = j->want_ran[w] > longest ? j->want_ran[w] : longest;
+            group += 32.0 * ((longest + 7) / 8);
+        }
+    printf("lanes busy: %.1f %% with a thread per window, %.1f %% with a warp per window, %.1f %% "
+           "with a warp per 4 windows\n",
+           100.0 * stages / thread, 100.0 * stages / warp, 100.0 * stages / group);
+}
+
 void survival(struct lab_size size, uint64_t seed)
 {
     struct job *j = problem(size, seed);
@@ -200,6 +228,16 @@ void survival(struct lab_size size, uint64_t seed)
         if (t == j->nstages)
             break;
     }
+    size_t last = 0, accepted = 0, stages = 0;
+    for (size_t w = 0; w < j->windows; w++) {
+        last += j->want_ran[w] == j->nstages;
+        accepted += j->want_mask[w];
+        stages += j->want_ran[w];
+    }
+    printf("%zu windows (%.4f %%) reached the last stage, %zu of them accepted; %.1f stages a "
+           "window on average\n",
+           last, 100.0 * last / j->windows, accepted, (double)stages / j->windows);
+    busy_lanes(j, stages);
     teardown(j);
 }
 

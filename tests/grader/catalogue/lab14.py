@@ -1,6 +1,6 @@
 """lab14 detector: the prefix sum's shuffles and lane guard, the ballot's byte and the decision
-per window, the window counts at the borders, the stage count, and the warp's shared chunk of
-stages without its __syncwarp."""
+per window, the window counts at the borders, the stage count, and the groups of 8 lanes' running
+confidence and their warp's loop."""
 from catalogue import right, wrong
 
 FILE = "detector.cu"
@@ -49,36 +49,37 @@ WRONG = {
     "ffs_zero_based": wrong([("            stages = base + __ffs(out);\n            break;",
                               "            stages = base + __ffs(out) - 1;\n            break;")],
                             ["warp_per_window"]),
-    # no __syncwarp after the chunk's reads: the next chunk's stores may overwrite a stage that
-    # another lane still reads (the ballot and shuffles between order no memory)
-    "chunk_reads_unordered": wrong([("        d = __shfl_sync(FULL_MASK, x, GROUP - 1, GROUP);\n"
-                                     "        __syncwarp();\n",
-                                     "        d = __shfl_sync(FULL_MASK, x, GROUP - 1, GROUP);\n")],
-                                   ["warp_per_4_windows"], race=True,
-                                   line="            chunk[warp][lane] = cascade[base + lane];"),
-    # no __syncwarp after the chunk's stores: lanes may read a stage before lanes 0-7 store it
-    "chunk_writes_unordered": wrong([("            chunk[warp][lane] = cascade[base + lane];\n"
-                                      "        __syncwarp();\n",
-                                      "            chunk[warp][lane] = cascade[base + lane];\n")],
-                                    ["warp_per_4_windows"], race=True,
-                                    line="            struct detector_stage s = chunk[warp][j];"),
+    # each lane of a group carries its own running sum into the next chunk instead of the group's
+    # (lane 7's): the stages after the first chunk are judged on part of the confidence
+    "group_total_own_lane": wrong([("        d = __shfl_sync(FULL_MASK, x, GROUP - 1, GROUP);\n",
+                                    "        d = x;\n")], ["warp_per_4_windows"]),
+    # the warp stops when its first window falls (__all_sync) instead of when its last does:
+    # the other windows are left accepted after the stages they ran
+    "group_stops_at_first_death": wrong([("base < nstages && __any_sync(FULL_MASK, alive);",
+                                          "base < nstages && __all_sync(FULL_MASK, alive);")],
+                                        ["warp_per_4_windows"]),
 }
 
 RIGHT = {
     # a while loop that counts each stage as it starts it
     "count_on_entry": right([
-        ("    unsigned t = 0;\n    for (; t < nstages; t++) {\n        struct detector_stage s = cascade[t];\n"
-         "        d += respond(p, width, s);\n        if (d < s.reject) {\n            accepted = 0;\n"
-         "            break;\n        }\n    }\n    mask[w] = (unsigned char)accepted;\n"
+        ("    unsigned t = 0;\n    for (; t < nstages; t++) {\n"
+         "        struct detector_stage s = stage(cascade, t);\n        d += respond(p, width, s);\n"
+         "        if (d < s.reject) {\n            accepted = 0;\n            break;\n        }\n    }\n    mask[w] = (unsigned char)accepted;\n"
          "    ran[w] = accepted ? t : t + 1;",
          "    unsigned t = 0;\n    while (accepted && t < nstages) {\n"
-         "        struct detector_stage s = cascade[t++];\n        d += respond(p, width, s);\n"
+         "        struct detector_stage s = stage(cascade, t++);\n        d += respond(p, width, s);\n"
          "        accepted = d >= s.reject;\n    }\n    mask[w] = (unsigned char)accepted;\n"
          "    ran[w] = t;")], ["thread_per_window"]),
     # the stages of the chunk counted by a popcount of the bits up to the first rejection
     "popcount_of_prefix": right([("            stages = base + __ffs(out);\n        }",
                                   "            stages = base + __popc(out ^ (out - 1));\n        }")],
                                 ["warp_per_4_windows"]),
+    # the group's shuffle without its width: the lane guard (j >= off) keeps every source lane
+    # inside the group anyway
+    "group_shuffle_full_width": right([("            int y = __shfl_up_sync(FULL_MASK, x, off, GROUP);",
+                                        "            int y = __shfl_up_sync(FULL_MASK, x, off);")],
+                                      ["warp_per_4_windows"]),
     # the guard folded into the shuffle's value
     "guard_in_select": right([
         ("            int y = __shfl_up_sync(FULL_MASK, x, off);\n            if (lane >= off)\n"
