@@ -177,15 +177,16 @@ static void check_threshold(enum scan_variant v, size_t width, size_t height, si
     free(want);
 }
 
-/* Odd widths around a warp, a word and a block of warps, pitches that start the rows at every
- * offset from a 4-byte boundary, both images at +0..3 bytes, thresholds 0, 255 and random;
+/* Odd widths around a warp, a uint4, a block of warps and a warp's uint4s, pitches that start
+ * the rows at every offset from a 4- and a 16-byte boundary, both images at +0..3 bytes,
+ * thresholds 0, 255 and random;
  * threshold_pixel with every block height, and with the grid folded (on the CPU backend, a
  * device of 4 rows of blocks: CUDA_CPU_MAX_GRID_YZ). */
 static void threshold_matches(enum scan_variant v)
 {
-    static const size_t shapes[][3] = {{1, 1, 1},       {3, 2, 3},       {31, 3, 33},
-                                       {32, 4, 32},     {33, 5, 34},     {127, 9, 130},
-                                       {1921, 5, 1923}, {4099, 3, 4101}, {7, 300, 7}};
+    static const size_t shapes[][3] = {
+        {1, 1, 1},     {3, 2, 3},     {17, 4, 19},     {31, 3, 33},     {32, 4, 32}, {33, 5, 34},
+        {127, 9, 130}, {529, 3, 535}, {1921, 5, 1923}, {4099, 3, 4101}, {7, 300, 7}};
     static const unsigned rows[] = {1, 2, 4, 6, 8, 16, 32};
     for (size_t s = 0; s < COUNT(shapes); s++)
         for (size_t shift = 0; shift < 4; shift++)
@@ -344,7 +345,8 @@ static void threshold_args_rejected(void)
     const size_t w = 100, h = 10, pitch = 103, bytes = (h - 1) * pitch + w;
     struct gpu_buf a = gpu_alloc(bytes + 8), b = gpu_alloc(bytes + 8), none = {NULL, 0};
     struct gpu_buf small = {b.ptr, bytes - 1}, huge = {a.ptr, SIZE_MAX};
-    struct gpu_buf a1 = {(char *)a.ptr + 1, bytes}, b2 = {(char *)b.ptr + 2, bytes};
+    struct gpu_buf a1 = {(char *)a.ptr + 1, bytes}, b2 = {(char *)b.ptr + 2, bytes},
+                   a4 = {(char *)a.ptr + 4, bytes};
     unsigned char first;
     for (int v = 0; v < SCAN_VARIANTS; v++) {
         if (scan_facts[v].job != SCAN_JOB_THRESHOLD) {
@@ -359,8 +361,10 @@ static void threshold_args_rejected(void)
         assert_status(threshold(v, a, b, w, h, pitch, 9, 33), LAB_EINVAL);
         /* (height - 1) x pitch past SIZE_MAX */
         assert_status(threshold(v, huge, huge, 1, 5, SIZE_MAX / 4 + 1, 9, 1), LAB_EINVAL);
-        /* rows at different offsets from a word: the SIMD variant's words cannot be aligned */
+        /* rows at different offsets from 16 bytes: the SIMD variant's uint4s cannot be aligned */
         assert_status(threshold(v, a1, b2, w, h, pitch, 9, 1),
+                      v == SCAN_THRESHOLD_SIMD ? LAB_EINVAL : LAB_OK);
+        assert_status(threshold(v, a4, b, w, h, pitch, 9, 1),
                       v == SCAN_THRESHOLD_SIMD ? LAB_EINVAL : LAB_OK);
         /* an empty image: done, nothing written */
         gpu_sync();

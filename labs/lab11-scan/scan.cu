@@ -257,7 +257,7 @@ __global__ void scan_decoupled_lookback(const int *in, int *out, size_t n, int e
  * dst = max(src, t) on an 8-bit image, the seed's example of a streaming kernel: a byte read
  * and a byte written per pixel, nothing else. What is left to teach is how many bytes each
  * load moves and how many are in flight: a warp's load of a byte a lane moves 32 bytes, of a
- * word a lane 128, for the same instruction. */
+ * word a lane 128, of a uint4 a lane 512, for the same instruction. */
 
 /* 7. A pixel a thread, blocks of 32 x blockDim.y: a warp is 32 pixels of a row. The grid's
  * rows stride down the image (gridDim.y is at most 65535). Costs: one byte a load. */
@@ -282,13 +282,16 @@ __global__ void threshold_warp_row(const unsigned char *src, unsigned char *dst,
      * = the larger of src[y pitch + x] and thr. */
 }
 
-/* 9. Four pixels a lane: the row read and written as 32-bit words, __vmaxu4 taking the
- * larger of each of their four bytes and thr's at once (the seed's vmax4). A row starts
- * anywhere: its bytes up to the first 4-byte boundary, and those after its last whole word,
- * go one a lane (src and dst sit at the same offset from a boundary: launch.cu checks).
- * Costs: the two byte-wise ends of every row. */
-__global__ void threshold_simd(const unsigned char *src, unsigned char *dst, size_t width,
-                               size_t height, size_t pitch, unsigned char thr)
+/* 9. Sixteen pixels a lane: the row read and written as uint4s (four 32-bit words, one load
+ * of 16 bytes), __vmaxu4 taking the larger of each word's four bytes and thr's at once (the
+ * seed's vmax4). A uint4 must start on a 16-byte boundary, and a row starts anywhere: its
+ * bytes up to the first boundary, and those after its last whole uint4, go one a lane (src
+ * and dst sit at the same offset from a boundary: launch.cu checks). __restrict__ promises
+ * that src and dst do not overlap, so that the compiler may issue a lane's next load before
+ * its store (lab07). Costs: the two byte-wise ends of every row. */
+__global__ void threshold_simd(const unsigned char *__restrict__ src,
+                               unsigned char *__restrict__ dst, size_t width, size_t height,
+                               size_t pitch, unsigned char thr)
 {
     const size_t y = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP;
     const unsigned lane = threadIdx.x % WARP, thr4 = thr * 0x01010101u;
@@ -296,12 +299,12 @@ __global__ void threshold_simd(const unsigned char *src, unsigned char *dst, siz
         return;
     const unsigned char *s = src + y * pitch;
     unsigned char *d = dst + y * pitch;
-    const size_t to_word = (4 - (uintptr_t)s % 4) % 4, head = to_word < width ? to_word : width;
-    const size_t words = (width - head) / 4;
+    const size_t to_16 = (16 - (uintptr_t)s % 16) % 16, head = to_16 < width ? to_16 : width;
+    const size_t quads = (width - head) / 16;
     /* TODO: the lanes below head do byte lane; then for k = lane, step WARP, below
-     * words: word k after the head, ((const unsigned *)(s + head))[k], stored as __vmaxu4(word,
-     * thr4) at d + head; then the bytes from head + 4 words to width, byte head + 4 words + lane
-     * and every WARP-th after it. */
+     * quads: uint4 q = ((const uint4 *)(s + head))[k], each of its words x, y, z, w replaced
+     * by __vmaxu4(word, thr4), stored at ((uint4 *)(d + head))[k]; then the bytes from head +
+     * 16 quads to width, byte head + 16 quads + lane and every WARP-th after it. */
 }
 
 /* ------------------------------------------------------------- 10. compaction

@@ -40,8 +40,8 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT };
       "7: max(pixel, t), a pixel a thread in blocks of 32 x rows")                      \
     X(SCAN_THRESHOLD_WARP_ROW, "threshold_warp_row", (SCAN_JOB_THRESHOLD, 128, 1, 1), \
       "8: a warp a row, its lanes striding along it")                                    \
-    X(SCAN_THRESHOLD_SIMD, "threshold_simd",         (SCAN_JOB_THRESHOLD, 128, 4, 1), \
-      "9: a warp a row, 4 pixels a lane in one word by __vmaxu4")                        \
+    X(SCAN_THRESHOLD_SIMD, "threshold_simd",         (SCAN_JOB_THRESHOLD, 128, 16, 1), \
+      "9: a warp a row, 16 pixels a lane in a uint4 by __vmaxu4")                        \
     X(SCAN_COMPACT, "compact",                       (SCAN_JOB_COMPACT,   256, SCAN_ITEMS, 1), \
       "10: the bright pixels' indices, in order: predicate, scan and scatter in one pass")
 // clang-format on
@@ -91,8 +91,8 @@ int scan_cub(enum scan_mode mode, struct gpu_buf in, struct gpu_buf out, size_t 
  * left alone). threshold_pixel runs blocks of 32 x block_rows threads (block_rows 1..32);
  * the others take block_rows = 1. Returns LAB_OK (nothing done for an empty image),
  * LAB_EINVAL (a variant of another job, NULL buffers or ones too small, pitch < width, a
- * bad block_rows; for threshold_simd, src and dst at different offsets from a 4-byte
- * boundary, whose words could not both be aligned) or LAB_ECUDA. Asynchronous. */
+ * bad block_rows; for threshold_simd, src and dst at different offsets from a 16-byte
+ * boundary, whose uint4s could not both be aligned) or LAB_ECUDA. Asynchronous. */
 int threshold(enum scan_variant v, struct gpu_buf src, struct gpu_buf dst, size_t width,
               size_t height, size_t pitch, unsigned char thr, unsigned block_rows);
 

@@ -99,13 +99,13 @@ WRONG = {
          "    const size_t y = (size_t)blockIdx.y * blockDim.y + threadIdx.y;\n"
          "    if (y < height)\n        if (x < width) {")],
         ["threshold_pixel"]),
-    # the seed's words from the row's start, as if every row began on a 4-byte boundary
+    # the uint4s from the row's start, as if every row began on a 16-byte boundary
     "simd_words_unaligned": wrong([
-        ("        ((unsigned *)(d + head))[k] = __vmaxu4(((const unsigned *)(s + head))[k], thr4);",
-         "        ((unsigned *)d)[k] = __vmaxu4(((const unsigned *)s)[k], thr4);")],
-        ["threshold_simd"], line="        ((unsigned *)d)[k] = __vmaxu4(((const unsigned *)s)[k], thr4);"),
-    # the bytes after the last whole word left out
-    "simd_tail_dropped": wrong([("    for (size_t x = head + 4 * words + lane; x < width; x += WARP)\n"
+        ("        uint4 q = ((const uint4 *)(s + head))[k];", "        uint4 q = ((const uint4 *)s)[k];"),
+        ("        ((uint4 *)(d + head))[k] = q;", "        ((uint4 *)d)[k] = q;")],
+        ["threshold_simd"], line="        uint4 q = ((const uint4 *)s)[k];"),
+    # the bytes after the last whole uint4 left out
+    "simd_tail_dropped": wrong([("    for (size_t x = head + 16 * quads + lane; x < width; x += WARP)\n"
                                  "        d[x] = s[x] > thr ? s[x] : thr;\n", "")],
                                ["threshold_simd"]),
     # the kept pixels' places from an inclusive scan: every index one slot too far
@@ -132,8 +132,7 @@ RIGHT = {
         ("        keep[k] = first + k < n && src[first + k] >= thr;",
          "        keep[k] = first + k < n ? src[first + k] >= thr : 0;")], ["compact"]),
     # the threshold's maximum with its arguments the other way round
-    "simd_max_swapped": right([("__vmaxu4(((const unsigned *)(s + head))[k], thr4)",
-                                "__vmaxu4(thr4, ((const unsigned *)(s + head))[k])")],
+    "simd_max_swapped": right([("        q.x = __vmaxu4(q.x, thr4);", "        q.x = __vmaxu4(thr4, q.x);")],
                               ["threshold_simd"]),
     # tile 0 adds no offset, so its block leaves at once
     "offsets_skip_first_tile": right([
