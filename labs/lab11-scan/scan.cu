@@ -213,8 +213,8 @@ __device__ void load_items(const int *in, size_t n, size_t first, int x[SCAN_ITE
     striped_to_blocked(x);
 }
 
-/* add + v[k] (blocked, as load_items leaves them) to out[first + lane SCAN_ITEMS + k], below
- * n; striped, so that each store of the warp writes 128 consecutive bytes. */
+/* add + v[k] (blocked as load_items leaves them; left striped) to out[first + lane SCAN_ITEMS
+ * + k], below n: striped, so that each store of the warp writes 128 consecutive bytes. */
 __device__ void store_items(int *out, size_t n, size_t first, int v[SCAN_ITEMS], int add)
 {
     const unsigned lane = threadIdx.x % WARP;
@@ -483,6 +483,8 @@ __device__ void scatter_kept(unsigned *out, size_t first, const int keep[SCAN_IT
     }
 }
 
+/* 10. The compaction: kernel 6's chain between a predicate and a scatter. Costs: the
+ * scatter's rounds, and 4 bytes written per kept pixel. */
 __global__ void compact_lookback(const unsigned char *src, size_t n, unsigned char thr,
                                  unsigned *out, unsigned *count, unsigned *ticket, unsigned *flags,
                                  int *aggregates, int *prefixes)
