@@ -1,7 +1,7 @@
 /* lab11 tests: every variant against the CPU, exactly. The scans inclusive and exclusive (int
  * adds are exact while no prefix leaves the int range, and the data keeps them inside it), on
  * sizes around a warp, a block, a tile and a power of two, a total near INT_MAX, and a million
- * elements (the look-back's chain of a thousand tiles); the thresholds on odd widths, pitches
+ * elements (the look-back's chain of hundreds of tiles); the thresholds on odd widths, pitches
  * and offsets; compaction's count and indices in order. Fresh random data, outputs and scratch
  * poisoned before each run and the bytes around them checked untouched; every thread order of
  * the CPU backend, and the look-backs with blocks on two workers at once. Bad arguments:
@@ -82,15 +82,17 @@ static int too_slow_here(enum scan_variant v, size_t n)
 #endif
 }
 
-/* 1, a warp and its neighbours, a block, a tile and twice one (each +-1), powers of two +-1,
- * a million: values in -1000..1000, so that no prefix leaves the int range. Then a total
- * near INT_MAX: 2^17 + 3 values in 0..16000 sum to at most 2.098e9 < 2^31 - 1. */
+/* 1, a warp and its neighbours, a block, a warp's part of a tile (+1), a tile and twice one
+ * (each +-1), powers of two +-1, a million: values in -1000..1000, so that no prefix leaves
+ * the int range. Then a total near INT_MAX: 2^17 + 3 values in 0..16000 sum to at most
+ * 2.098e9 < 2^31 - 1. */
 static void scan_matches(enum scan_variant v)
 {
     static const size_t sizes[] = {1,    2,    31,    32,    33,    1023,   1025,
                                    4095, 4097, 65535, 65536, 65537, 1000003};
     const size_t block = scan_facts[v].threads, tile = block * scan_facts[v].items;
-    const size_t edges[] = {block, block + 1, tile - 1, tile, tile + 1, 2 * tile + 1};
+    const size_t edges[] = {block,    block + 1,   32 * scan_facts[v].items + 1, tile - 1, tile,
+                            tile + 1, 2 * tile + 1};
     for (size_t s = 0; s < COUNT(sizes); s++)
         if (sizes[s] <= testkit_max_size() && !too_slow_here(v, sizes[s]))
             check_random(v, sizes[s], -1000, 1000);
@@ -102,7 +104,7 @@ static void scan_matches(enum scan_variant v)
 
 /* The look-back with its blocks on two workers at once (CUDA_CPU_WORKERS; a GPU runs its
  * blocks side by side anyway): a tile now waits for the tiles before it, which are still at
- * work, so the flags, the fences and the ticket are what keep the chain of a thousand tiles
+ * work, so the flags, the fences and the ticket are what keep the chain of hundreds of tiles
  * right, run after run on the same scratch. Under the race checker, which keeps its
  * bookkeeping per worker, one worker (the plain run has the two). */
 static void lookback_concurrent(void)
@@ -177,15 +179,16 @@ static void check_threshold(enum scan_variant v, size_t width, size_t height, si
     free(want);
 }
 
-/* Odd widths around a warp, a word and a block of warps, pitches that start the rows at every
- * offset from a 4-byte boundary, both images at +0..3 bytes, thresholds 0, 255 and random;
+/* Odd widths around a warp, a uint4, a block of warps and a warp's uint4s, pitches that start
+ * the rows at every offset from a 4- and a 16-byte boundary, both images at +0..3 bytes,
+ * thresholds 0, 255 and random;
  * threshold_pixel with every block height, and with the grid folded (on the CPU backend, a
  * device of 4 rows of blocks: CUDA_CPU_MAX_GRID_YZ). */
 static void threshold_matches(enum scan_variant v)
 {
-    static const size_t shapes[][3] = {{1, 1, 1},       {3, 2, 3},       {31, 3, 33},
-                                       {32, 4, 32},     {33, 5, 34},     {127, 9, 130},
-                                       {1921, 5, 1923}, {4099, 3, 4101}, {7, 300, 7}};
+    static const size_t shapes[][3] = {
+        {1, 1, 1},     {3, 2, 3},     {17, 4, 19},     {31, 3, 33},     {32, 4, 32}, {33, 5, 34},
+        {127, 9, 130}, {529, 3, 535}, {1921, 5, 1923}, {4099, 3, 4101}, {7, 300, 7}};
     static const unsigned rows[] = {1, 2, 4, 6, 8, 16, 32};
     for (size_t s = 0; s < COUNT(shapes); s++)
         for (size_t shift = 0; shift < 4; shift++)
@@ -244,15 +247,21 @@ static void check_compact(enum scan_variant v, const unsigned char *src, size_t 
     free(want);
 }
 
-/* Sizes around a warp, a tile and a power of two, and a million (a chain of a thousand tiles):
- * thresholds that keep all (0), none of the zeros (1), about half (128) and a 256th (255) of
- * random bytes; then the million on two workers at once, as lookback_concurrent. */
+/* Sizes around a warp, a warp's part of a tile, a tile and a power of two, and a million (a
+ * chain of tens of tiles): thresholds that keep all (0), none of the zeros (1), about half
+ * (128) and a 256th (255) of random bytes; then the million on two workers at once, as
+ * lookback_concurrent. */
 static void compact_matches(enum scan_variant v)
 {
-    static const size_t sizes[] = {1, 31, 32, 33, 1023, 1024, 1025, 4097, 65537, 1000003};
+    const size_t part = 32 * scan_facts[v].items, tile = scan_facts[v].threads * part / 32;
+    const size_t sizes[] = {1,        31,       32,   33,       part - 1, part,
+                            part + 1, tile - 1, tile, tile + 1, 65537,    1000003};
     static const unsigned char thresholds[] = {0, 1, 128, 255};
-    for (size_t s = 0; s < COUNT(sizes) && sizes[s] <= testkit_max_size(); s++) {
-        unsigned char *src = malloc(sizes[s]);
+    for (size_t s = 0; s < COUNT(sizes); s++) {
+        unsigned char *src;
+        if (sizes[s] > testkit_max_size())
+            continue;
+        src = malloc(sizes[s]);
         testkit_bytes(src, sizes[s]);
         for (size_t t = 0; t < COUNT(thresholds); t++)
             if (sizes[s] < 65536 || thresholds[t] == 128)
@@ -344,7 +353,8 @@ static void threshold_args_rejected(void)
     const size_t w = 100, h = 10, pitch = 103, bytes = (h - 1) * pitch + w;
     struct gpu_buf a = gpu_alloc(bytes + 8), b = gpu_alloc(bytes + 8), none = {NULL, 0};
     struct gpu_buf small = {b.ptr, bytes - 1}, huge = {a.ptr, SIZE_MAX};
-    struct gpu_buf a1 = {(char *)a.ptr + 1, bytes}, b2 = {(char *)b.ptr + 2, bytes};
+    struct gpu_buf a1 = {(char *)a.ptr + 1, bytes}, b2 = {(char *)b.ptr + 2, bytes},
+                   a4 = {(char *)a.ptr + 4, bytes};
     unsigned char first;
     for (int v = 0; v < SCAN_VARIANTS; v++) {
         if (scan_facts[v].job != SCAN_JOB_THRESHOLD) {
@@ -359,8 +369,10 @@ static void threshold_args_rejected(void)
         assert_status(threshold(v, a, b, w, h, pitch, 9, 33), LAB_EINVAL);
         /* (height - 1) x pitch past SIZE_MAX */
         assert_status(threshold(v, huge, huge, 1, 5, SIZE_MAX / 4 + 1, 9, 1), LAB_EINVAL);
-        /* rows at different offsets from a word: the SIMD variant's words cannot be aligned */
+        /* rows at different offsets from 16 bytes: the SIMD variant's uint4s cannot be aligned */
         assert_status(threshold(v, a1, b2, w, h, pitch, 9, 1),
+                      v == SCAN_THRESHOLD_SIMD ? LAB_EINVAL : LAB_OK);
+        assert_status(threshold(v, a4, b, w, h, pitch, 9, 1),
                       v == SCAN_THRESHOLD_SIMD ? LAB_EINVAL : LAB_OK);
         /* an empty image: done, nothing written */
         gpu_sync();

@@ -178,7 +178,7 @@ extern "C" int threshold(enum scan_variant v, struct gpu_buf src, struct gpu_buf
         return LAB_EINVAL;
     if (div_up(width, 32) > MAX_TILES || div_up(height, WARP_ROWS) > MAX_TILES)
         return LAB_EINVAL;
-    if (v == SCAN_THRESHOLD_SIMD && (uintptr_t)src.ptr % 4 != (uintptr_t)dst.ptr % 4)
+    if (v == SCAN_THRESHOLD_SIMD && (uintptr_t)src.ptr % 16 != (uintptr_t)dst.ptr % 16)
         return LAB_EINVAL;
     const unsigned char *s = (const unsigned char *)src.ptr;
     unsigned char *d = (unsigned char *)dst.ptr;

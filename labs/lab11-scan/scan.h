@@ -32,23 +32,43 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT };
       "3: the same with a word of padding every 32: no bank conflicts")                 \
     X(SCAN_WARP_SHUFFLE, "warp_shuffle",             (SCAN_JOB_SCAN,      256, 1, 0), \
       "4: one block; __shfl_up_sync in each warp, warp totals via shared memory")       \
-    X(SCAN_THREE_PHASE, "three_phase",               (SCAN_JOB_SCAN,      256, SCAN_ITEMS, 1), \
+    X(SCAN_THREE_PHASE, "three_phase",                                                  \
+      (SCAN_JOB_SCAN, SCAN_THREADS, SCAN_ITEMS, 1),                                     \
       "5: a block per tile: tile sums, their scan, added back: 3 launches, 4n ints")    \
-    X(SCAN_DECOUPLED_LOOKBACK, "decoupled_lookback", (SCAN_JOB_SCAN,      256, SCAN_ITEMS, 1), \
-      "6: one pass: tiles publish sums and prefixes behind flags: 2n ints")             \
+    X(SCAN_DECOUPLED_LOOKBACK, "decoupled_lookback",                                    \
+      (SCAN_JOB_SCAN, SCAN_THREADS, SCAN_ITEMS, 1),                                     \
+      "6: one pass: tiles publish sums behind flags, a warp looks back: 2n ints")       \
     X(SCAN_THRESHOLD_PIXEL, "threshold_pixel",       (SCAN_JOB_THRESHOLD,  32, 1, 1), \
       "7: max(pixel, t), a pixel a thread in blocks of 32 x rows")                      \
     X(SCAN_THRESHOLD_WARP_ROW, "threshold_warp_row", (SCAN_JOB_THRESHOLD, 128, 1, 1), \
-      "8: a warp a row, its lanes striding along it")                                    \
-    X(SCAN_THRESHOLD_SIMD, "threshold_simd",         (SCAN_JOB_THRESHOLD, 128, 4, 1), \
-      "9: a warp a row, 4 pixels a lane in one word by __vmaxu4")                        \
-    X(SCAN_COMPACT, "compact",                       (SCAN_JOB_COMPACT,   256, SCAN_ITEMS, 1), \
+      "8: a warp a row, its lanes striding along it")                                   \
+    X(SCAN_THRESHOLD_SIMD, "threshold_simd",         (SCAN_JOB_THRESHOLD, 128, 16, 1), \
+      "9: a warp a row, 16 pixels a lane in a uint4 by __vmaxu4")                       \
+    X(SCAN_COMPACT, "compact",                                                          \
+      (SCAN_JOB_COMPACT, SCAN_THREADS, SCAN_PIXELS * SCAN_ITEMS, 1),                    \
       "10: the bright pixels' indices, in order: predicate, scan and scatter in one pass")
 // clang-format on
 
-/* The elements each thread of the tiled kernels scans one after another (their kernels
- * have it as a constant: a register array). */
-enum { SCAN_ITEMS = 4 };
+/* The tiled kernels (5, 6 and 10): blocks of SCAN_THREADS threads, each thread scanning
+ * SCAN_ITEMS consecutive elements one after another (a register array), a tile of
+ * SCAN_THREADS x SCAN_ITEMS elements. A bigger tile means fewer tiles to chain and more loads
+ * in flight per thread, and costs registers and shared memory (each warp stages its part of
+ * the tile there: 4 x SCAN_THREADS x SCAN_ITEMS bytes and a word per 32, at most 48 KiB).
+ * To try others, build with -DSCAN_TILE_THREADS=... -DSCAN_TILE_ITEMS=... (a multiple of
+ * 32 up to 1024, and 1 or more). */
+#ifndef SCAN_TILE_THREADS
+#define SCAN_TILE_THREADS 256
+#endif
+#ifndef SCAN_TILE_ITEMS
+#define SCAN_TILE_ITEMS 16
+#endif
+#if SCAN_TILE_THREADS % 32 != 0 || SCAN_TILE_THREADS < 32 || SCAN_TILE_THREADS > 1024 || \
+    SCAN_TILE_ITEMS < 1 || SCAN_TILE_THREADS * SCAN_TILE_ITEMS * 33 / 32 * 4 > 48 * 1024
+#error "SCAN_TILE_THREADS: 32, 64, ... 1024; SCAN_TILE_ITEMS: 1 or more; a tile in 48 KiB"
+#endif
+/* compact's items are SCAN_PIXELS pixels each (a uchar4): its threads take SCAN_PIXELS x
+ * SCAN_ITEMS consecutive pixels. */
+enum { SCAN_THREADS = SCAN_TILE_THREADS, SCAN_ITEMS = SCAN_TILE_ITEMS, SCAN_PIXELS = 4 };
 
 enum scan_variant { SCAN_TABLE(LAB_ENUM) SCAN_VARIANTS };
 static const struct lab_variant scan_variants[] = {SCAN_TABLE(LAB_VARIANT)};
@@ -91,8 +111,8 @@ int scan_cub(enum scan_mode mode, struct gpu_buf in, struct gpu_buf out, size_t 
  * left alone). threshold_pixel runs blocks of 32 x block_rows threads (block_rows 1..32);
  * the others take block_rows = 1. Returns LAB_OK (nothing done for an empty image),
  * LAB_EINVAL (a variant of another job, NULL buffers or ones too small, pitch < width, a
- * bad block_rows; for threshold_simd, src and dst at different offsets from a 4-byte
- * boundary, whose words could not both be aligned) or LAB_ECUDA. Asynchronous. */
+ * bad block_rows; for threshold_simd, src and dst at different offsets from a 16-byte
+ * boundary, whose uint4s could not both be aligned) or LAB_ECUDA. Asynchronous. */
 int threshold(enum scan_variant v, struct gpu_buf src, struct gpu_buf dst, size_t width,
               size_t height, size_t pitch, unsigned char thr, unsigned block_rows);
 

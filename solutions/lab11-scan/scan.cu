@@ -211,16 +211,90 @@ __global__ void scan_warp_shuffle(const int *in, int *out, size_t n, int exclusi
 }
 
 /* ------------------------------------------------------------- tiles of many blocks
- * A block per tile of blockDim.x x SCAN_ITEMS elements: every SM at work. Each thread scans
- * SCAN_ITEMS consecutive elements in registers (no barrier, SCAN_ITEMS adds), the threads'
- * sums are scanned across the block, and each thread adds the sum of the threads before it:
- * Brent's bound at work, a sequential scan per thread under a parallel one of B values. */
+ * A block per tile of SCAN_THREADS x SCAN_ITEMS elements (scan.h): every SM at work. Each
+ * thread scans SCAN_ITEMS consecutive elements in registers (no barrier, SCAN_ITEMS adds), the
+ * threads' sums are scanned across the block, and each thread adds the sum of the threads
+ * before it: Brent's bound at work, a sequential scan per thread under a parallel one of B
+ * values. A warp's part of the tile is WARP x SCAN_ITEMS consecutive elements. */
 
-/* This thread's items: in[first + k] for k < SCAN_ITEMS, 0 past n. */
+static const unsigned WARP_ITEMS = WARP * SCAN_ITEMS;
+
+/* The first element of this warp's part of tile `tile`. */
+__device__ size_t warp_first(unsigned tile)
+{
+    return ((size_t)tile * blockDim.x + threadIdx.x / WARP * WARP) * SCAN_ITEMS;
+}
+
+/* Each warp's stage: its part of the tile in shared memory, a word of padding after every 32
+ * (kernel 3's idea: word k at k + k / 32). Blocks of SCAN_THREADS threads. */
+__device__ int *warp_stage()
+{
+    __shared__ int stage[SCAN_THREADS / WARP][WARP_ITEMS + WARP_ITEMS / BANKS];
+    return stage[threadIdx.x / WARP];
+}
+
+__device__ unsigned staged(unsigned k)
+{
+    return k + k / BANKS;
+}
+
+/* The warp transpose. A warp's load is fastest striped: its load k has lane l take element
+ * k WARP + l of the warp's part, 32 consecutive elements, whole 32-byte sectors. The scan wants
+ * the items blocked: lane l's x[k] is element l SCAN_ITEMS + k. So each lane stores its striped
+ * items in the warp's stage, a __syncwarp (lanes read what others wrote), and reads back its
+ * blocked ones. Blocked, a warp's 32 lanes read words SCAN_ITEMS apart, all in 32 / SCAN_ITEMS
+ * banks without the padding (a 16-way conflict for 16 items); with it, in 32. Costs two shared
+ * accesses an element, where loading blocked straight from memory makes each load of the warp
+ * touch SCAN_ITEMS times the sectors it uses (the L1 cache catches the rest, if it can). */
+__device__ void striped_to_blocked(int x[SCAN_ITEMS])
+{
+    int *stage = warp_stage();
+    const unsigned lane = threadIdx.x % WARP;
+    for (unsigned k = 0; k < SCAN_ITEMS; k++)
+        stage[staged(k * WARP + lane)] = x[k];
+    __syncwarp();
+    for (unsigned k = 0; k < SCAN_ITEMS; k++)
+        x[k] = stage[staged(lane * SCAN_ITEMS + k)];
+    __syncwarp(); /* every lane has read: the stage is free again */
+}
+
+/* The other way, for the stores: blocked items in, striped out. */
+__device__ void blocked_to_striped(int x[SCAN_ITEMS])
+{
+    int *stage = warp_stage();
+    const unsigned lane = threadIdx.x % WARP;
+    for (unsigned k = 0; k < SCAN_ITEMS; k++)
+        stage[staged(lane * SCAN_ITEMS + k)] = x[k];
+    __syncwarp();
+    for (unsigned k = 0; k < SCAN_ITEMS; k++)
+        x[k] = stage[staged(k * WARP + lane)];
+    __syncwarp();
+}
+
+/* This warp's part of the tile, in[first..first + WARP_ITEMS) (first: warp_first), blocked into
+ * x[]: x[k] = in[first + lane SCAN_ITEMS + k], 0 past n. All SCAN_ITEMS loads are issued
+ * before the first is needed: that many in flight per thread. */
 __device__ void load_items(const int *in, size_t n, size_t first, int x[SCAN_ITEMS])
 {
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        x[k] = first + k < n ? in[first + k] : 0;
+    const unsigned lane = threadIdx.x % WARP;
+    for (unsigned k = 0; k < SCAN_ITEMS; k++) {
+        const size_t i = first + k * WARP + lane;
+        x[k] = i < n ? in[i] : 0;
+    }
+    striped_to_blocked(x);
+}
+
+/* add + v[k] (blocked as load_items leaves them; left striped) to out[first + lane SCAN_ITEMS
+ * + k], below n: striped, so that each store of the warp writes 128 consecutive bytes. */
+__device__ void store_items(int *out, size_t n, size_t first, int v[SCAN_ITEMS], int add)
+{
+    const unsigned lane = threadIdx.x % WARP;
+    blocked_to_striped(v);
+    for (unsigned k = 0; k < SCAN_ITEMS; k++) {
+        const size_t i = first + k * WARP + lane;
+        if (i < n)
+            out[i] = add + v[k];
+    }
 }
 
 /* The scan of a tile whose threads hold SCAN_ITEMS consecutive items each, x[]: v[k] is the
@@ -250,15 +324,13 @@ __device__ void tile_scan(const int x[SCAN_ITEMS], int exclusive, int v[SCAN_ITE
 /* Launch 1: the block's tile scanned into out, its sum into tile_sums[blockIdx.x]. */
 __global__ void scan_tiles(const int *in, int *out, size_t n, int exclusive, int *tile_sums)
 {
-    const size_t first = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * SCAN_ITEMS;
+    const size_t first = warp_first(blockIdx.x);
     int x[SCAN_ITEMS], v[SCAN_ITEMS] = {0}, total = 0;
     load_items(in, n, first, x);
-    /* SOLUTION BEGIN: tile_scan the items; out[first + k] = v[k] below n; thread 0 stores
+    /* SOLUTION BEGIN: tile_scan the items; store_items(out, n, first, v, 0); thread 0 stores
      * total in tile_sums[blockIdx.x]. */
     tile_scan(x, exclusive, v, &total);
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        if (first + k < n)
-            out[first + k] = v[k];
+    store_items(out, n, first, v, 0);
     if (threadIdx.x == 0)
         tile_sums[blockIdx.x] = total;
     /* SOLUTION END */
@@ -268,21 +340,23 @@ __global__ void scan_tiles(const int *in, int *out, size_t n, int exclusive, int
 __global__ void scan_add_offsets(int *out, size_t n, const int *offsets)
 {
     const size_t base = (size_t)blockIdx.x * blockDim.x * SCAN_ITEMS;
-    /* SOLUTION BEGIN: add offsets[blockIdx.x] to out[base + k] for k = threadIdx.x, step
-     * blockDim.x, below the tile's size and base + k below n (consecutive threads,
-     * consecutive elements). */
+    /* SOLUTION BEGIN: add offsets[blockIdx.x] to out[base + k blockDim.x + threadIdx.x] for k
+     * below SCAN_ITEMS, below n (consecutive threads, consecutive elements; a loop of
+     * SCAN_ITEMS trips, which the compiler unrolls: every load in flight at once). */
     const int offset = offsets[blockIdx.x];
-    for (unsigned k = threadIdx.x; k < blockDim.x * SCAN_ITEMS; k += blockDim.x)
-        if (base + k < n)
-            out[base + k] += offset;
+    for (unsigned k = 0; k < SCAN_ITEMS; k++) {
+        const size_t i = base + (size_t)k * blockDim.x + threadIdx.x;
+        if (i < n)
+            out[i] += offset;
+    }
     /* SOLUTION END */
 }
 
 /* ------------------------------------------------------------- 6. decoupled look-back
  * One pass (Merrill and Garland, 2016). Each tile publishes its own sum (the aggregate) as
- * soon as it has it, then looks back: tile by tile it adds the aggregates of the tiles before
- * until it meets one that has published its inclusive prefix (the sum of everything up to
- * its end); then it publishes its own prefix. A flag per tile says which value is there.
+ * soon as it has it, then looks back: it adds the aggregates of the tiles before until it
+ * meets one that has published its inclusive prefix (the sum of everything up to its end);
+ * then it publishes its own prefix. A flag per tile says which value is there.
  * Two orders make it correct on a GPU. Memory: a value must reach the other blocks before
  * its flag does, and be read after the flag: a fence on either side. Scheduling: a block may
  * only wait for blocks that are running or done, so tiles are numbered in the order blocks
@@ -301,8 +375,8 @@ __device__ unsigned draw_tile(unsigned *ticket)
     return tile;
 }
 
-/* Thread 0 of a tile: value (its aggregate or its inclusive prefix) into *slot, then state
- * (SCAN_FLAG_AGGREGATE or SCAN_FLAG_PREFIX) into *flag. */
+/* Lane 0 of a tile's warp 0: value (its aggregate or its inclusive prefix) into *slot, then
+ * state (SCAN_FLAG_AGGREGATE or SCAN_FLAG_PREFIX) into *flag. */
 __device__ void publish(int *slot, unsigned *flag, int value, unsigned state)
 {
     /* SOLUTION BEGIN: store value in *slot; __threadfence(), so that every block sees the
@@ -313,70 +387,104 @@ __device__ void publish(int *slot, unsigned *flag, int value, unsigned state)
     /* SOLUTION END */
 }
 
-/* Thread 0 of tile `tile` > 0: the sum of the tiles before it. A flag is read with an atomic
- * that changes nothing (CUDA C's atomics all write): a plain read in a loop may be done
- * once and kept in a register, and the loop never ends; and only a read that takes part in
- * the memory model's synchronisation (an atomic, then a fence) makes the publisher's value
- * visible. The sums are read through volatile pointers, past this SM's L1 cache, which does
- * not see other SMs' writes. */
+/* The lanes up to and including the lowest lane set in `lanes` (all 32 where none is):
+ * x ^ (x - 1) sets the lowest set bit of x and every bit below it. */
+__device__ unsigned through_lowest(unsigned lanes)
+{
+    return lanes ? lanes ^ (lanes - 1) : FULL_MASK;
+}
+
+/* Warp 0 of tile `tile` > 0: the sum of the tiles before it, in every lane. One tile at a time,
+ * each step of the walk costs a round trip to memory and a fence, and with a quarter of a
+ * million tiles in flight the walks are long. So the warp looks at 32 tiles at once: in a
+ * window, lane l polls tile window - l (the nearest first) and the warp waits until every
+ * tile up to the nearest that has published its prefix has published something; the lanes
+ * up to that one each read their tile's value, and a warp sum adds them. Without a prefix in
+ * the window, the window's 32 aggregates are added and the window moves 32 tiles back.
+ * A flag is read with an atomic that changes nothing (CUDA C's atomics all write): a plain
+ * read in a loop may be done once and kept in a register, and the loop never ends; and only
+ * a read that takes part in the memory model's synchronisation (an atomic, then a fence)
+ * makes the publisher's value visible: each lane reads the value of the flag it polled. The
+ * sums are read through volatile pointers, past this SM's L1 cache, which does not see other
+ * SMs' writes. Lanes before tile 0 poll nothing (SCAN_FLAG_NONE): tile 0, which publishes its
+ * prefix at once, ends the walk before them. */
 __device__ int look_back(unsigned *flags, const int *aggregates, const int *prefixes, unsigned tile)
 {
     const volatile int *vaggregates = aggregates;
     const volatile int *vprefixes = prefixes;
+    const int lane = (int)(threadIdx.x % WARP);
     int sum = 0;
-    /* SOLUTION BEGIN: for p = tile - 1, tile - 2, ...: wait while atomicOr(&flags[p], 0) is
-     * SCAN_FLAG_NONE; __threadfence(), so that the sum is read after the flag; add
-     * vprefixes[p] and stop when the flag is SCAN_FLAG_PREFIX, else add vaggregates[p] and
-     * go on. */
-    for (unsigned p = tile, state = SCAN_FLAG_AGGREGATE; state != SCAN_FLAG_PREFIX;) {
-        p--;
-        do
-            state = atomicOr(&flags[p], 0u);
-        while (state == SCAN_FLAG_NONE);
+    /* SOLUTION BEGIN: for window = tile - 1, step -32 (ints: the lanes' tiles go below 0): p =
+     * window - lane; repeat state = atomicOr(&flags[p], 0) (SCAN_FLAG_NONE for p < 0), with
+     * __ballot_sync the lanes whose state is SCAN_FLAG_PREFIX and those whose is
+     * SCAN_FLAG_NONE, counted = through_lowest(the prefix lanes), while a counted lane is
+     * NONE. __threadfence(), so that the sums are read after the flags; a counted lane takes
+     * vprefixes[p] or vaggregates[p] by its state (the others 0), and sum += their warp sum
+     * (lane 31 of warp_inclusive_scan, by __shfl_sync). Stop when a lane had a prefix. */
+    for (int window = (int)tile - 1;; window -= (int)WARP) {
+        const int p = window - lane;
+        unsigned state, prefix_lanes, counted;
+        do {
+            state = p >= 0 ? atomicOr(&flags[p], 0u) : (unsigned)SCAN_FLAG_NONE;
+            prefix_lanes = __ballot_sync(FULL_MASK, state == SCAN_FLAG_PREFIX);
+            counted = through_lowest(prefix_lanes);
+        } while (__ballot_sync(FULL_MASK, state == SCAN_FLAG_NONE) & counted);
         __threadfence();
-        sum += state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];
+        int value = 0;
+        if (counted >> lane & 1)
+            value = state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];
+        sum += __shfl_sync(FULL_MASK, warp_inclusive_scan(value), WARP - 1);
+        if (prefix_lanes)
+            break;
     }
     /* SOLUTION END */
     return sum;
 }
 
-/* Thread 0 of tile `tile`, whose sum is total: the tile's place in the chain. Returns the sum
- * of the tiles before it, having published its own inclusive prefix for the tiles after. */
+/* Warp 0 of tile `tile`, whose sum is total: the tile's place in the chain. Returns the sum of
+ * the tiles before it, in every lane, having published its own inclusive prefix for the tiles
+ * after (lane 0 publishes). */
 __device__ int chain(unsigned tile, int total, unsigned *flags, int *aggregates, int *prefixes)
 {
+    const unsigned lane = threadIdx.x % WARP;
     int before = 0;
-    /* SOLUTION BEGIN: a tile above 0 publishes total as its aggregate and looks back into
-     * before; every tile then publishes before + total as its prefix. */
+    /* SOLUTION BEGIN: a tile above 0: lane 0 publishes total as its aggregate, and the warp
+     * looks back into before; then lane 0 of every tile publishes before + total as its
+     * prefix. */
     if (tile > 0) {
-        publish(&aggregates[tile], &flags[tile], total, SCAN_FLAG_AGGREGATE);
+        if (lane == 0)
+            publish(&aggregates[tile], &flags[tile], total, SCAN_FLAG_AGGREGATE);
         before = look_back(flags, aggregates, prefixes, tile);
     }
-    publish(&prefixes[tile], &flags[tile], before + total, SCAN_FLAG_PREFIX);
+    if (lane == 0)
+        publish(&prefixes[tile], &flags[tile], before + total, SCAN_FLAG_PREFIX);
     /* SOLUTION END */
     return before;
 }
 
-/* 6. Single pass: read n, write n, and every SM at work. Costs: a serial chain through the
- * tiles' flags, short while blocks start in order, and scratch of three words a tile. */
+/* 6. Single pass: read n, write n, and every SM at work. Costs: the chain through the tiles'
+ * flags (a window of 32 tiles a step), scratch of three words a tile, and each block's wait
+ * for its warp 0's look-back (other blocks on the SM use the time). */
 __global__ void scan_decoupled_lookback(const int *in, int *out, size_t n, int exclusive,
                                         unsigned *ticket, unsigned *flags, int *aggregates,
                                         int *prefixes)
 {
     __shared__ int before_tile;
-    /* SOLUTION BEGIN: tile = draw_tile(ticket); first = (tile blockDim.x + threadIdx.x)
-     * SCAN_ITEMS; load and tile_scan the items; thread 0: before_tile = chain(tile, total,
-     * ...); a barrier; out[first + k] = before_tile + v[k] below n. */
+    /* SOLUTION BEGIN: tile = draw_tile(ticket); first = warp_first(tile); load_items and
+     * tile_scan; warp 0: chain(tile, total, ...), which its lane 0 stores in before_tile; a
+     * barrier; store_items(out, n, first, v, before_tile). */
     const unsigned tile = draw_tile(ticket);
-    const size_t first = ((size_t)tile * blockDim.x + threadIdx.x) * SCAN_ITEMS;
+    const size_t first = warp_first(tile);
     int x[SCAN_ITEMS], v[SCAN_ITEMS], total = 0;
     load_items(in, n, first, x);
     tile_scan(x, exclusive, v, &total);
-    if (threadIdx.x == 0)
-        before_tile = chain(tile, total, flags, aggregates, prefixes);
+    if (threadIdx.x < WARP) {
+        const int before = chain(tile, total, flags, aggregates, prefixes);
+        if (threadIdx.x == 0)
+            before_tile = before;
+    }
     __syncthreads();
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        if (first + k < n)
-            out[first + k] = before_tile + v[k];
+    store_items(out, n, first, v, before_tile);
     /* SOLUTION END */
 }
 
@@ -384,7 +492,7 @@ __global__ void scan_decoupled_lookback(const int *in, int *out, size_t n, int e
  * dst = max(src, t) on an 8-bit image, the seed's example of a streaming kernel: a byte read
  * and a byte written per pixel, nothing else. What is left to teach is how many bytes each
  * load moves and how many are in flight: a warp's load of a byte a lane moves 32 bytes, of a
- * word a lane 128, for the same instruction. */
+ * word a lane 128, of a uint4 a lane 512, for the same instruction. */
 
 /* 7. A pixel a thread, blocks of 32 x blockDim.y: a warp is 32 pixels of a row. The grid's
  * rows stride down the image (gridDim.y is at most 65535). Costs: one byte a load. */
@@ -422,13 +530,16 @@ __global__ void threshold_warp_row(const unsigned char *src, unsigned char *dst,
     /* SOLUTION END */
 }
 
-/* 9. Four pixels a lane: the row read and written as 32-bit words, __vmaxu4 taking the
- * larger of each of their four bytes and thr's at once (the seed's vmax4). A row starts
- * anywhere: its bytes up to the first 4-byte boundary, and those after its last whole word,
- * go one a lane (src and dst sit at the same offset from a boundary: launch.cu checks).
- * Costs: the two byte-wise ends of every row. */
-__global__ void threshold_simd(const unsigned char *src, unsigned char *dst, size_t width,
-                               size_t height, size_t pitch, unsigned char thr)
+/* 9. Sixteen pixels a lane: the row read and written as uint4s (four 32-bit words, one load
+ * of 16 bytes), __vmaxu4 taking the larger of each word's four bytes and thr's at once (the
+ * seed's vmax4). A uint4 must start on a 16-byte boundary, and a row starts anywhere: its
+ * bytes up to the first boundary, and those after its last whole uint4, go one a lane (src
+ * and dst sit at the same offset from a boundary: launch.cu checks). __restrict__ promises
+ * that src and dst do not overlap, so that the compiler may issue a lane's next load before
+ * its store (lab07). Costs: the two byte-wise ends of every row. */
+__global__ void threshold_simd(const unsigned char *__restrict__ src,
+                               unsigned char *__restrict__ dst, size_t width, size_t height,
+                               size_t pitch, unsigned char thr)
 {
     const size_t y = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP;
     const unsigned lane = threadIdx.x % WARP, thr4 = thr * 0x01010101u;
@@ -436,17 +547,23 @@ __global__ void threshold_simd(const unsigned char *src, unsigned char *dst, siz
         return;
     const unsigned char *s = src + y * pitch;
     unsigned char *d = dst + y * pitch;
-    const size_t to_word = (4 - (uintptr_t)s % 4) % 4, head = to_word < width ? to_word : width;
-    const size_t words = (width - head) / 4;
+    const size_t to_16 = (16 - (uintptr_t)s % 16) % 16, head = to_16 < width ? to_16 : width;
+    const size_t quads = (width - head) / 16;
     /* SOLUTION BEGIN: the lanes below head do byte lane; then for k = lane, step WARP, below
-     * words: word k after the head, ((const unsigned *)(s + head))[k], stored as __vmaxu4(word,
-     * thr4) at d + head; then the bytes from head + 4 words to width, byte head + 4 words + lane
-     * and every WARP-th after it. */
+     * quads: uint4 q = ((const uint4 *)(s + head))[k], each of its words x, y, z, w replaced
+     * by __vmaxu4(word, thr4), stored at ((uint4 *)(d + head))[k]; then the bytes from head +
+     * 16 quads to width, byte head + 16 quads + lane and every WARP-th after it. */
     if (lane < head)
         d[lane] = s[lane] > thr ? s[lane] : thr;
-    for (size_t k = lane; k < words; k += WARP)
-        ((unsigned *)(d + head))[k] = __vmaxu4(((const unsigned *)(s + head))[k], thr4);
-    for (size_t x = head + 4 * words + lane; x < width; x += WARP)
+    for (size_t k = lane; k < quads; k += WARP) {
+        uint4 q = ((const uint4 *)(s + head))[k];
+        q.x = __vmaxu4(q.x, thr4);
+        q.y = __vmaxu4(q.y, thr4);
+        q.z = __vmaxu4(q.z, thr4);
+        q.w = __vmaxu4(q.w, thr4);
+        ((uint4 *)(d + head))[k] = q;
+    }
+    for (size_t x = head + 16 * quads + lane; x < width; x += WARP)
         d[x] = s[x] > thr ? s[x] : thr;
     /* SOLUTION END */
 }
@@ -455,31 +572,110 @@ __global__ void threshold_simd(const unsigned char *src, unsigned char *dst, siz
  * The indices of the pixels at or above thr, in order, in one pass: a 1 for each kept pixel
  * (the predicate), the exclusive scan of those (each kept pixel's place among the kept:
  * kernel 6's tile scan and chain) and a store of its index at its place (the scatter); the
- * last tile's prefix is the count. Reads n bytes, writes 4 bytes per pixel kept. */
+ * last tile's prefix is the count. Reads n bytes, writes 4 bytes per pixel kept.
+ * An item is SCAN_PIXELS = 4 pixels, a uchar4: a byte is a quarter of an int, so a tile of
+ * kernel 6's items holds four times the pixels, and the chain has a quarter of the tiles. An
+ * item's predicate is a mask, bit b for its pixel b; what the tile scans is its count of
+ * kept pixels, __popc(mask). */
+
+/* The mask of pixels i..i + 3, whose bytes are p: bit b set where i + b < n and byte b of p
+ * is at or above thr. */
+__device__ int keep_mask(uchar4 p, size_t i, size_t n, unsigned char thr)
+{
+    return (i < n && p.x >= thr) | (i + 1 < n && p.y >= thr) << 1 | (i + 2 < n && p.z >= thr) << 2 |
+           (i + 3 < n && p.w >= thr) << 3;
+}
+
+__device__ unsigned char byte_at(const unsigned char *src, size_t n, size_t i)
+{
+    return i < n ? src[i] : 0;
+}
+
+/* The masks of this warp's part of the tile, SCAN_PIXELS x WARP_ITEMS pixels from first on,
+ * blocked into keep[]: keep[k] covers pixels first + SCAN_PIXELS (lane SCAN_ITEMS + k) on.
+ * Loaded striped, an item a lane in each load: one uchar4 load (each load of the warp 128
+ * consecutive bytes) where src is 4-byte aligned and the warp's part lies below n, else four
+ * byte loads, which the L1 cache serves from the same sectors. */
+__device__ void load_masks(const unsigned char *src, size_t n, unsigned char thr, size_t first,
+                           int keep[SCAN_ITEMS])
+{
+    const unsigned lane = threadIdx.x % WARP;
+    if ((uintptr_t)src % 4 == 0 && first + SCAN_PIXELS * WARP_ITEMS <= n)
+        for (unsigned k = 0; k < SCAN_ITEMS; k++) {
+            const size_t i = first + SCAN_PIXELS * (k * WARP + lane);
+            keep[k] = keep_mask(*(const uchar4 *)(src + i), i, n, thr);
+        }
+    else
+        for (unsigned k = 0; k < SCAN_ITEMS; k++) {
+            const size_t i = first + SCAN_PIXELS * (k * WARP + lane);
+            const uchar4 p = make_uchar4(byte_at(src, n, i), byte_at(src, n, i + 1),
+                                         byte_at(src, n, i + 2), byte_at(src, n, i + 3));
+            keep[k] = keep_mask(p, i, n, thr);
+        }
+    striped_to_blocked(keep);
+}
+
+/* The scatter: the indices of this warp's kept pixels (blocked masks keep[], the items'
+ * places in the tile's output place[], first as for load_masks) to out[place...]. The warp's
+ * places are consecutive, from lane 0's first to lane 31's last: the warp gathers its indices
+ * in its stage and stores them from there, a lane a word, so that each store of the warp
+ * writes consecutive words, where stored from the items each lane's would lie 32 places
+ * from its neighbour's, a sector a word. A stage holds WARP_ITEMS words and a warp may keep
+ * SCAN_PIXELS times that: rounds of WARP_ITEMS places, each lane staging the indices whose
+ * places fall in the round. */
+__device__ void scatter_kept(unsigned *out, size_t first, const int keep[SCAN_ITEMS],
+                             const int place[SCAN_ITEMS])
+{
+    int *stage = warp_stage();
+    const unsigned lane = threadIdx.x % WARP;
+    const int last = place[SCAN_ITEMS - 1] + __popc(keep[SCAN_ITEMS - 1]);
+    const int from = __shfl_sync(FULL_MASK, place[0], 0),
+              to = __shfl_sync(FULL_MASK, last, WARP - 1);
+    for (int round = from; round < to; round += (int)WARP_ITEMS) {
+        const int end = to < round + (int)WARP_ITEMS ? to : round + (int)WARP_ITEMS;
+        for (unsigned k = 0; k < SCAN_ITEMS; k++) {
+            const size_t pixel = first + SCAN_PIXELS * (lane * SCAN_ITEMS + k);
+            int q = place[k]; /* the place of the item's next kept pixel */
+            for (unsigned m = keep[k]; m && q < end; m &= m - 1, q++)
+                if (q >= round)
+                    stage[staged(q - round)] = (int)(pixel + __ffs(m) - 1);
+        }
+        __syncwarp();
+        for (int j = round + (int)lane; j < end; j += (int)WARP)
+            out[j] = (unsigned)stage[staged(j - round)];
+        __syncwarp();
+    }
+}
+
+/* 10. The compaction: kernel 6's chain between a predicate and a scatter. Costs: the
+ * scatter's rounds, and 4 bytes written per kept pixel. */
 __global__ void compact_lookback(const unsigned char *src, size_t n, unsigned char thr,
                                  unsigned *out, unsigned *count, unsigned *ticket, unsigned *flags,
                                  int *aggregates, int *prefixes)
 {
     __shared__ int before_tile;
-    /* SOLUTION BEGIN: tile = draw_tile(ticket) and first as in kernel 6; keep[k] = 1 where
-     * first + k < n and src[first + k] >= thr, else 0; tile_scan(keep, 1, place, &total),
-     * exclusive: each kept item's place; thread 0: before_tile = chain(...), and the last tile (gridDim.x - 1) stores
-     * before_tile + total in *count; a barrier; each kept item's index first + k goes to
-     * out[before_tile + place[k]]. */
+    /* SOLUTION BEGIN: tile = draw_tile(ticket) as in kernel 6, first = SCAN_PIXELS
+     * warp_first(tile) (in pixels); load_masks into keep[]; each item's count = __popc of
+     * its mask; tile_scan(count, 1, place, &total), exclusive: each item's first place; warp
+     * 0: chain(...), which its lane 0 stores in before_tile, and in the last tile (gridDim.x -
+     * 1) before + total in *count; a barrier; scatter_kept(out + before_tile, first, keep,
+     * place). */
     const unsigned tile = draw_tile(ticket);
-    const size_t first = ((size_t)tile * blockDim.x + threadIdx.x) * SCAN_ITEMS;
-    int keep[SCAN_ITEMS], place[SCAN_ITEMS], total = 0;
+    const size_t first = SCAN_PIXELS * warp_first(tile);
+    int keep[SCAN_ITEMS], kept[SCAN_ITEMS], place[SCAN_ITEMS], total = 0;
+    load_masks(src, n, thr, first, keep);
     for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        keep[k] = first + k < n && src[first + k] >= thr;
-    tile_scan(keep, 1, place, &total);
-    if (threadIdx.x == 0) {
-        before_tile = chain(tile, total, flags, aggregates, prefixes);
-        if (tile == gridDim.x - 1)
-            *count = before_tile + total;
+        kept[k] = __popc(keep[k]);
+    tile_scan(kept, 1, place, &total);
+    if (threadIdx.x < WARP) {
+        const int before = chain(tile, total, flags, aggregates, prefixes);
+        if (threadIdx.x == 0) {
+            before_tile = before;
+            if (tile == gridDim.x - 1)
+                *count = before + total;
+        }
     }
     __syncthreads();
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        if (keep[k])
-            out[before_tile + place[k]] = (unsigned)(first + k);
+    scatter_kept(out + before_tile, first, keep, place);
     /* SOLUTION END */
 }

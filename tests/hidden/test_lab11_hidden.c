@@ -165,16 +165,17 @@ static void around(enum scan_variant v, const size_t *units, size_t count)
 }
 
 /* n = k u - 1, k u and k u + 1 for k = 1, 2 and every u a variant turns on: a warp, a block,
- * a tile; for three_phase also a block of its second launch's tiles (the tile sums scanned by
- * one block of warp_shuffle: at 256 tiles its loop takes a second trip); for the thresholds
- * the widths around a word, a warp and a block of warps. Under the race checker, the sizes up
- * to its 2^15 only. */
+ * a warp's part of a tile, a tile; for three_phase also a block of its second launch's tiles
+ * (the tile sums scanned by one block of warp_shuffle: at 256 tiles its loop takes a second
+ * trip); for the thresholds the widths around a word, a uint4, a warp, a block of warps and a
+ * warp's uint4s. Under the race checker, the sizes up to its 2^15 only. */
 static void block_edges(int v)
 {
     const size_t block = scan_facts[v].threads, tile = block * scan_facts[v].items;
     const size_t scan_units[] = {
-        32, block, tile, v == SCAN_THREE_PHASE ? tile * scan_facts[SCAN_WARP_SHUFFLE].threads : 0};
-    const size_t threshold_units[] = {4, 32, 128};
+        32, block, scan_facts[v].grid ? 32 * scan_facts[v].items : 0, tile,
+        v == SCAN_THREE_PHASE ? tile * scan_facts[SCAN_WARP_SHUFFLE].threads : 0};
+    const size_t threshold_units[] = {4, 16, 32, 128, 512};
     if (scan_facts[v].job == SCAN_JOB_THRESHOLD)
         around((enum scan_variant)v, threshold_units, COUNT(threshold_units));
     else

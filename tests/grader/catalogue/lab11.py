@@ -1,12 +1,13 @@
 """lab11 scan: barriers between the sweeps, double buffering, shared buffers reused, the
-exclusive shift, tails, the look-back's fences, atomics and ticket; the threshold's strides,
-grid and words; compaction's places and count."""
+exclusive shift, tails, the warp transpose's syncs, the look-back's fences, atomics, window
+and ticket; the threshold's strides, grid and uint4s; compaction's places, scatter and count."""
 from catalogue import right, wrong
 
 FILE = "scan.cu"
 
 LOOKBACK = ["decoupled_lookback", "lookback_concurrent"]
 BLOCK_SCAN = ["warp_shuffle", "three_phase", "decoupled_lookback"]
+TILED = ["three_phase", "decoupled_lookback", "compact"]
 
 WRONG = {
     # Hillis and Steele in one buffer: a thread reads src[t - d] after its neighbour has added
@@ -71,18 +72,24 @@ WRONG = {
     "lookback_no_writer_fence": wrong([("    *slot = value;\n    __threadfence();\n",
                                         "    *slot = value;\n")],
                                       LOOKBACK, race=True, line="    *slot = value;"),
-    # the reader's fence left out: the sum may be read before the flag that announces it
+    # the reader's fence left out: the sums may be read before the flags that announce them
     "lookback_no_reader_fence": wrong([
-        ("        while (state == SCAN_FLAG_NONE);\n        __threadfence();\n",
-         "        while (state == SCAN_FLAG_NONE);\n")],
-        LOOKBACK, race=True, line="sum += state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];"),
-    # flag and sums read with plain loads: the loop may read the flag once and spin on a
+        ("        } while (__ballot_sync(FULL_MASK, state == SCAN_FLAG_NONE) & counted);\n"
+         "        __threadfence();\n",
+         "        } while (__ballot_sync(FULL_MASK, state == SCAN_FLAG_NONE) & counted);\n")],
+        LOOKBACK, race=True, line="value = state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];"),
+    # flags and sums read with plain loads: the loop may read a flag once and spin on a
     # register, and a plain read synchronises with nothing, so the fence orders no sum after it
     "lookback_plain_reads": wrong([
-        ("            state = atomicOr(&flags[p], 0u);", "            state = flags[p];"),
-        ("        sum += state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];",
-         "        sum += state == SCAN_FLAG_PREFIX ? prefixes[p] : aggregates[p];")],
-        LOOKBACK, race=True, line="sum += state == SCAN_FLAG_PREFIX ? prefixes[p] : aggregates[p];"),
+        ("            state = p >= 0 ? atomicOr(&flags[p], 0u) : (unsigned)SCAN_FLAG_NONE;",
+         "            state = p >= 0 ? flags[p] : (unsigned)SCAN_FLAG_NONE;"),
+        ("            value = state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];",
+         "            value = state == SCAN_FLAG_PREFIX ? prefixes[p] : aggregates[p];")],
+        LOOKBACK, race=True, line="value = state == SCAN_FLAG_PREFIX ? prefixes[p] : aggregates[p];"),
+    # the window's lanes past the nearest prefix add their sums too: the tiles before that
+    # prefix, already in it, are counted twice
+    "lookback_past_nearest_prefix": wrong([("        if (counted >> lane & 1)\n",
+                                            "        if (p >= 0)\n")], LOOKBACK + ["compact"]),
     # the tile numbered by blockIdx.x: a block may wait for one that has not started (the
     # reverse order: the last block first, spinning forever; the test's time limit stops it)
     "lookback_block_index": wrong([("        tile = atomicAdd(ticket, 1u);", "        tile = blockIdx.x;")],
@@ -99,21 +106,34 @@ WRONG = {
          "    const size_t y = (size_t)blockIdx.y * blockDim.y + threadIdx.y;\n"
          "    if (y < height)\n        if (x < width) {")],
         ["threshold_pixel"]),
-    # the seed's words from the row's start, as if every row began on a 4-byte boundary
+    # the uint4s from the row's start, as if every row began on a 16-byte boundary
     "simd_words_unaligned": wrong([
-        ("        ((unsigned *)(d + head))[k] = __vmaxu4(((const unsigned *)(s + head))[k], thr4);",
-         "        ((unsigned *)d)[k] = __vmaxu4(((const unsigned *)s)[k], thr4);")],
-        ["threshold_simd"], line="        ((unsigned *)d)[k] = __vmaxu4(((const unsigned *)s)[k], thr4);"),
-    # the bytes after the last whole word left out
-    "simd_tail_dropped": wrong([("    for (size_t x = head + 4 * words + lane; x < width; x += WARP)\n"
+        ("        uint4 q = ((const uint4 *)(s + head))[k];", "        uint4 q = ((const uint4 *)s)[k];"),
+        ("        ((uint4 *)(d + head))[k] = q;", "        ((uint4 *)d)[k] = q;")],
+        ["threshold_simd"], line="        uint4 q = ((const uint4 *)s)[k];"),
+    # the bytes after the last whole uint4 left out
+    "simd_tail_dropped": wrong([("    for (size_t x = head + 16 * quads + lane; x < width; x += WARP)\n"
                                  "        d[x] = s[x] > thr ? s[x] : thr;\n", "")],
                                ["threshold_simd"]),
+    # the warp transpose without its __syncwarp: a lane reads its blocked items before the
+    # lanes that load them have stored them
+    "stage_no_syncwarp": wrong([("        stage[staged(k * WARP + lane)] = x[k];\n    __syncwarp();\n",
+                                 "        stage[staged(k * WARP + lane)] = x[k];\n")], TILED),
+    # the scatter's __syncwarp left out: lanes store indices the others have not staged yet
+    "compact_scatter_no_syncwarp": wrong([
+        ("                    stage[staged(q - round)] = (int)(pixel + __ffs(m) - 1);\n        }\n"
+         "        __syncwarp();\n",
+         "                    stage[staged(q - round)] = (int)(pixel + __ffs(m) - 1);\n        }\n")],
+        ["compact"]),
     # the kept pixels' places from an inclusive scan: every index one slot too far
-    "compact_inclusive_places": wrong([("    tile_scan(keep, 1, place, &total);",
-                                        "    tile_scan(keep, 0, place, &total);")], ["compact"]),
+    "compact_inclusive_places": wrong([("    tile_scan(kept, 1, place, &total);",
+                                        "    tile_scan(kept, 0, place, &total);")], ["compact"]),
+    # the masks scanned instead of their counts: a mask of pixels 0 and 2 counts 5
+    "compact_scan_of_masks": wrong([("    tile_scan(kept, 1, place, &total);",
+                                     "    tile_scan(keep, 1, place, &total);")], ["compact"]),
     # the count written by the block with the last index, not by the last tile in the chain
-    "compact_count_by_block_index": wrong([("        if (tile == gridDim.x - 1)",
-                                            "        if (blockIdx.x == gridDim.x - 1)")],
+    "compact_count_by_block_index": wrong([("            if (tile == gridDim.x - 1)",
+                                            "            if (blockIdx.x == gridDim.x - 1)")],
                                           ["compact"]),
 }
 
@@ -125,16 +145,20 @@ RIGHT = {
         ("            out[i] = carry + src[t];", "            out[i] = carry + src[t] - (exclusive ? x : 0);")],
         ["hillis_steele"]),
     # the flag polled with atomicAdd of 0 instead of atomicOr of 0
-    "lookback_poll_by_add": right([("            state = atomicOr(&flags[p], 0u);",
-                                    "            state = atomicAdd(&flags[p], 0u);")], LOOKBACK),
-    # the predicate as a comparison that yields 0 past n
-    "compact_predicate_ternary": right([
-        ("        keep[k] = first + k < n && src[first + k] >= thr;",
-         "        keep[k] = first + k < n ? src[first + k] >= thr : 0;")], ["compact"]),
+    "lookback_poll_by_add": right([
+        ("            state = p >= 0 ? atomicOr(&flags[p], 0u) : (unsigned)SCAN_FLAG_NONE;",
+         "            state = p >= 0 ? atomicAdd(&flags[p], 0u) : (unsigned)SCAN_FLAG_NONE;")],
+        LOOKBACK),
+    # each mask's count as the sum of its four bits, not __popc
+    "compact_count_by_bits": right([
+        ("        kept[k] = __popc(keep[k]);",
+         "        kept[k] = (keep[k] & 1) + (keep[k] >> 1 & 1) + (keep[k] >> 2 & 1) + (keep[k] >> 3);")],
+        ["compact"]),
     # the threshold's maximum with its arguments the other way round
-    "simd_max_swapped": right([("__vmaxu4(((const unsigned *)(s + head))[k], thr4)",
-                                "__vmaxu4(thr4, ((const unsigned *)(s + head))[k])")],
+    "simd_max_swapped": right([("        q.x = __vmaxu4(q.x, thr4);", "        q.x = __vmaxu4(thr4, q.x);")],
                               ["threshold_simd"]),
+    # the stage without its padding: bank conflicts, the same answer
+    "stage_unpadded": right([("    return k + k / BANKS;", "    return k;")], TILED),
     # tile 0 adds no offset, so its block leaves at once
     "offsets_skip_first_tile": right([
         ("    const int offset = offsets[blockIdx.x];\n",
