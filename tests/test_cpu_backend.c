@@ -65,6 +65,7 @@ int main(void)
         cmocka_unit_test(test_reverse),
         cmocka_unit_test(test_early_return),
         cmocka_unit_test(test_transpose),
+        cmocka_unit_test(test_pipeline),
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_warp_ops),
         cmocka_unit_test(test_atomics),

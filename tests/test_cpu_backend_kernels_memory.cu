@@ -1,5 +1,6 @@
 /* Kernels of the portable tests of memory and the runtime API (tests/test_cpu_backend_memory.c;
  * read_dynamic serves test_poison too). */
+#include <cuda_pipeline_primitives.h>
 #include "test_cpu_backend_kernels_util.cuh"
 
 /* ------------------------------------------------------------------ shared memory */
@@ -85,6 +86,53 @@ extern "C" int tk_transpose(int *m, int rows, int cols)
         cudaMemcpy(d, t, n * sizeof(int), cudaMemcpyDeviceToDevice);
     });
     cudaFree(t);
+    return e;
+}
+
+/* ------------------------------------------------------------------ asynchronous copies */
+/* cp.async (cuda_pipeline_primitives.h): 32 threads walk n ints 128 a step, each copying 16
+ * bytes of them into one of 3 stages (zeros past n: zfill), the next two steps' groups in flight
+ * while each thread adds the 4 ints that thread 31 - t copied: out[t]. wrong: 1 waits for one
+ * group too few, 2 leaves out the barrier after the wait, 3 copies to a misaligned address. */
+enum { PIPE_STAGES = 3 };
+
+__device__ void pipe_copy(int (*stage)[128], const int *in, int n, int step, int wrong)
+{
+    int t = threadIdx.x, at = step * 128 + 4 * t, left = n - at;
+    int bytes = left >= 4 ? 16 : left > 0 ? 4 * left : 0;
+    __pipeline_memcpy_async(&stage[step % PIPE_STAGES][4 * t + (wrong == 3)], in + (bytes ? at : 0),
+                            16, 16 - bytes);
+}
+
+__global__ void pipeline_sum(const int *in, int n, int *out, int wrong)
+{
+    __shared__ __align__(16) int stage[PIPE_STAGES][128];
+    int t = threadIdx.x, steps = (n + 127) / 128, sum = 0;
+    for (int s = 0; s < PIPE_STAGES - 1; s++) {
+        if (s < steps)
+            pipe_copy(stage, in, n, s, wrong);
+        __pipeline_commit();
+    }
+    for (int s = 0; s < steps; s++) {
+        __pipeline_wait_prior(wrong == 1 ? PIPE_STAGES - 1 : PIPE_STAGES - 2);
+        if (wrong != 2)
+            __syncthreads();
+        if (s + PIPE_STAGES - 1 < steps)
+            pipe_copy(stage, in, n, s + PIPE_STAGES - 1, wrong);
+        __pipeline_commit();
+        const int *c = stage[s % PIPE_STAGES] + 4 * (31 - t);
+        sum += c[0] + c[1] + c[2] + c[3];
+    }
+    out[t] = sum;
+}
+
+extern "C" int tk_pipeline(const int *in, int n, int *out, int wrong)
+{
+    int *d = NULL;
+    TRY(cudaMalloc(&d, n * sizeof(int)));
+    TRY(cudaMemcpy(d, in, n * sizeof(int), cudaMemcpyHostToDevice));
+    int e = on_device(out, 32, [&](int *o) { pipeline_sum<<<1, 32>>>(d, n, o, wrong); });
+    cudaFree(d);
     return e;
 }
 

@@ -61,6 +61,47 @@ void test_transpose(void **state)
     }
 }
 
+/* Asynchronous copies through 3 stages, zeros past n, in every order. On the CPU backend, which
+ * writes a copy when its thread waits for it: waiting for one group too few reads shared memory
+ * as it was (the race checker: a race), no barrier after the wait is a race, and a misaligned
+ * copy fails as an assert does, naming the rule. */
+void test_pipeline(void **state)
+{
+    (void)state;
+    static const int sizes[] = {1, 130, 999, 1000};
+    int in[1000], out[32], want[32];
+    char text[4096];
+    for (int s = 0; s < 4; s++)
+        EACH_ORDER(o)
+        {
+            int n = sizes[s];
+            for (int i = 0; i < n; i++)
+                in[i] = i * 7 + o;
+            memset(want, 0, sizeof want);
+            for (int i = 0; i < n; i++)
+                want[31 - i % 128 / 4] += in[i];
+            assert_int_equal(tk_pipeline(in, n, out, 0), 0);
+            assert_memory_equal(out, want, sizeof want);
+        }
+    if (!tk_is_cpu())
+        return;
+    setenv("CUDA_CPU_SCHEDULE", "forward", 1);
+    for (int wrong = 1; wrong <= 3; wrong++) {
+        struct capture c = capture_stderr();
+        int e = tk_pipeline(in, 1000, out, wrong);
+        captured(c, text, sizeof text);
+        if (wrong == 3)
+            assert_true(e == cudaErrorAssert &&
+                        strstr(text, "dst_shared and src_global aligned to size_and_align"));
+        else if (tk_racecheck())
+            assert_true(e == cudaErrorLaunchFailure &&
+                        strstr(text, "race in kernel pipeline_sum") &&
+                        strstr(text, "tests/test_cpu_backend_kernels_memory.cu:"));
+        else if (wrong == 1)
+            assert_true(e == 0 && memcmp(out, want, sizeof want));
+    }
+}
+
 /* ------------------------------------------------------------------ runtime API */
 void test_constants(void **state)
 {

@@ -5,6 +5,7 @@
 #pragma once
 #define CUDA_CPU_RUNTIME // the copies themselves, not the macros that pass their call site
 #include "cuda_runtime.h"
+#include "cuda_pipeline_primitives.h"
 #include "window.h"
 #include <boost/context/fiber.hpp>
 #include <atomic>
@@ -64,6 +65,9 @@ struct Thread { // one CUDA thread of the running block
     bool fenced;       // race checker: a __threadfence since its last atomic
     unsigned firsts;   // race checker: __syncwarps of this block whose first lane it was
     const char *group; // race checker: the token of the __syncwarp it waits at, or null
+    std::vector<AsyncCopy> copies; // __pipeline_memcpy_async's, from copies[done] on not written
+    size_t done;
+    unsigned long long groups; // __pipeline_commit's so far
 };
 
 struct Fiber { // a stack with a context: it runs fresh threads one after another until one blocks

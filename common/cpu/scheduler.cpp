@@ -371,6 +371,7 @@ static bool run_block(Worker *w, unsigned long long b)
     for (int i = 0; i < w->n; i++) {
         Thread &t = w->threads[i];
         t.state = FRESH, t.fiber = nullptr, t.file = nullptr, t.line = 0;
+        t.copies.clear(), t.done = 0, t.groups = 0;
     }
     wake_all(w, FRESH);
     for (;;) { // back here when no thread can run
@@ -439,7 +440,12 @@ static void prepare(Worker *w, Job &j)
     }
     if (w->smem_size != j.smem) { // exactly the launch's size, so that ASan sees overflows
         free(w->smem);
-        w->smem = j.smem ? (unsigned char *)malloc(j.smem) : nullptr;
+        void *p = nullptr; // aligned as cudaMalloc's: a kernel may align its extern __shared__
+        if (j.smem && posix_memalign(&p, 256, j.smem)) {
+            fprintf(stderr, "cuda-cpu: no memory for %zu bytes of shared memory\n", j.smem);
+            abort();
+        }
+        w->smem = (unsigned char *)p;
         w->smem_size = j.smem;
     }
     blockDim = j.block;
@@ -616,6 +622,35 @@ using namespace cucc;
 extern "C" unsigned long long cuda_cpu_basic_blocks(void)
 {
     return basic_blocks;
+}
+
+// cuda_pipeline_primitives.h's copies: queued in the thread's open group, written when it waits.
+void cucc::async_start(const AsyncCopy &c)
+{
+    Unseen unseen;
+    Thread *t = cur;
+    if (!t)
+        fprintf(stderr, "cuda-cpu: __pipeline_memcpy_async outside a kernel\n"), abort();
+    t->copies.push_back(c);
+    t->copies.back().group = t->groups;
+}
+
+void cucc::async_commit()
+{
+    if (cur)
+        cur->groups++;
+}
+
+bool cucc::async_next(size_t prior, AsyncCopy *c)
+{
+    Unseen unseen;
+    Thread *t = cur;
+    if (!t || t->done == t->copies.size() || t->copies[t->done].group + prior >= t->groups)
+        return false;
+    *c = t->copies[t->done++];
+    if (t->done == t->copies.size())
+        t->copies.clear(), t->done = 0;
+    return true;
 }
 
 // A failed assert() in a kernel fails the launch with cudaErrorAssert, after CUDA's line (one per

@@ -97,10 +97,12 @@ extern "C" int matmul(enum matmul_variant v, struct gpu_buf a, struct gpu_buf b,
         matmul_register_tiled<<<grid, block>>>(x, y, z, um, un, uk, a_vec, b_vec);
         break;
     case MM_DOUBLE_BUFFERED:
-        matmul_double_buffered<<<grid, block>>>(x, y, z, um, un, uk, a_vec, b_vec);
+        matmul_double_buffered<<<grid, block>>>(x, y, z, um, un, uk, b_vec);
         break;
-    case MM_TENSOR_CORE:
-        matmul_tensor_core<<<grid, block>>>(x, y, z, um, un, uk, a_vec, b_vec);
+    case MM_TENSOR_CORE: /* its stages pass 48 KiB of shared memory: a kernel must ask for that */
+        CUDA_TRY(cudaFuncSetAttribute(matmul_tensor_core,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, TC_SMEM));
+        matmul_tensor_core<<<grid, block, TC_SMEM>>>(x, y, z, um, un, uk, a_vec, b_vec);
         break;
     default:
         return LAB_EINVAL;

@@ -5,6 +5,7 @@
  * reuse. Shared tiles, then registers, then tensor cores raise the flops per byte moved step by
  * step. Yours: the kernels (their shapes are in matmul.h); launch.cu checks the arguments and
  * launches them. Every matrix is row-major; every kernel takes any m, n, k. */
+#include <cuda_pipeline_primitives.h>
 #include <mma.h>
 #include "check.h"
 #include "matmul.h"
@@ -84,67 +85,104 @@ __device__ float4 load4(const float *__restrict__ p, unsigned rows, unsigned col
     return v;
 }
 
+/* register_tiled's and double_buffered's shapes must divide: whole float4s, and as many of each
+ * tile for every thread. */
+static_assert(RT_TM % 4 == 0 && RT_TN % 4 == 0 && RT_BK % 4 == 0, "whole float4s");
+static_assert(RT_BM * RT_BK / 4 % RT_THREADS == 0 && RT_BK * RT_BN / 4 % RT_THREADS == 0,
+              "every thread loads as many float4s of each tile");
+enum { RT_A_LOADS = RT_BM * RT_BK / 4 / RT_THREADS, RT_B_LOADS = RT_BK * RT_BN / 4 / RT_THREADS };
+
 /* register_tiled's and double_buffered's tiles in shared memory: A's transposed (at[p][i] is
- * the tile's A(i, p)), so that a thread reads its RT_TM floats of a column of A as a row of
- * at; its rows padded by RT_PAD floats, so that the transposed stores of a warp fall in 32
+ * the tile's A(i, p)), so that a thread reads its floats of a column of A as float4s of a row
+ * of at; its rows padded by RT_PAD floats, so that the transposed stores of a warp fall in 32
  * different banks. B's as it is. */
 typedef float rt_a_tile[RT_BK][RT_BM + RT_PAD];
 typedef float rt_b_tile[RT_BK][RT_BN];
 
-/* The float4s this thread loads for the step at column t of A: of A's RT_BM x RT_BK tile, row
- * tid / 2, columns 4 (tid % 2) on; of B's RT_BK x RT_BN tile, row tid / 32, columns 4 (tid %
- * 32) on. 256 threads, 1024 floats each tile: one float4 of each a thread. */
+/* The rows of C a thread computes, within the block's tile: RT_TM / 4 groups of 4 neighbours,
+ * RT_BM / (RT_TM / 4) apart (64 for 8 rows), at 4 threadIdx.y in each. Its i-th row; and its
+ * j-th column, the same along x. */
+__device__ unsigned rt_row(int i)
+{
+    return i / 4 * (4 * RT_BM / RT_TM) + 4 * threadIdx.y + i % 4;
+}
+__device__ unsigned rt_col(int j)
+{
+    return j / 4 * (4 * RT_BN / RT_TN) + 4 * threadIdx.x + j % 4;
+}
+
+/* The float4s this thread loads for the step at column t of A. Its l-th is chunk q = tid + l
+ * RT_THREADS of each tile: of A's RT_BM x RT_BK tile, row q / (RT_BK / 4), columns 4 (q %
+ * (RT_BK / 4)) on; of B's RT_BK x RT_BN tile, row q / (RT_BN / 4), columns 4 (q % (RT_BN / 4))
+ * on. 256 threads, 1024 floats each tile: one float4 of each a thread. */
 struct rt_loads {
-    float4 a, b;
+    float4 a[RT_A_LOADS], b[RT_B_LOADS];
 };
 __device__ rt_loads rt_load(const float *__restrict__ a, const float *__restrict__ b, unsigned m,
                             unsigned n, unsigned k, unsigned t, bool a_vec, bool b_vec)
 {
-    unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;
-    return {load4(a, m, k, blockIdx.y * RT_BM + tid / 2, t + tid % 2 * 4, a_vec),
-            load4(b, k, n, t + tid / 32, blockIdx.x * RT_BN + tid % 32 * 4, b_vec)};
+    unsigned tid = threadIdx.y * (RT_BN / RT_TN) + threadIdx.x;
+    rt_loads v;
+    for (int l = 0; l < RT_A_LOADS; l++) {
+        unsigned q = tid + l * RT_THREADS;
+        v.a[l] =
+            load4(a, m, k, blockIdx.y * RT_BM + q / (RT_BK / 4), t + q % (RT_BK / 4) * 4, a_vec);
+    }
+    for (int l = 0; l < RT_B_LOADS; l++) {
+        unsigned q = tid + l * RT_THREADS;
+        v.b[l] =
+            load4(b, k, n, t + q / (RT_BN / 4), blockIdx.x * RT_BN + q % (RT_BN / 4) * 4, b_vec);
+    }
+    return v;
 }
 
 /* The thread's loads into the shared tiles. */
-__device__ void rt_store(rt_a_tile at, rt_b_tile bt, rt_loads v)
+__device__ void rt_store(rt_a_tile at, rt_b_tile bt, const rt_loads &v)
 {
-    unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;
-    unsigned ai = tid / 2, ap = tid % 2 * 4, bp = tid / 32, bj = tid % 32 * 4;
-    /* TODO: v.a holds the tile's A(ai, ap) to A(ai, ap + 3): store them at
-     * at[ap][ai] to at[ap + 3][ai]. v.b holds B(bp, bj) to B(bp, bj + 3): store it whole at
-     * bt[bp][bj] (a float4 store: bt's rows are 16-byte aligned). */
+    unsigned tid = threadIdx.y * (RT_BN / RT_TN) + threadIdx.x;
+    /* TODO: for each l, chunk q = tid + l RT_THREADS. v.a[l] holds the tile's A(i, p)
+     * to A(i, p + 3), i = q / (RT_BK / 4), p = 4 (q % (RT_BK / 4)): store them at at[p][i] to
+     * at[p + 3][i]. v.b[l] holds B(p, j) to B(p, j + 3), p = q / (RT_BN / 4), j = 4 (q % (RT_BN
+     * / 4)): store it whole at bt[p][j] (a float4 store: bt's rows are 16-byte aligned). */
 }
 
-/* One step's products: the thread's RT_TM x RT_TN block of C, rows RT_TM threadIdx.y on and
- * columns RT_TN threadIdx.x on within the block's tile, gets the outer product of RT_TM floats
- * of A's column p and RT_TN floats of B's row p, for each p < RT_BK. Read into registers
- * first, each float loaded from shared memory is used RT_TN or RT_TM times from a register:
- * 64 FMAs for 16 shared loads, against tiled_shared's 1 for 2. */
+/* One step's products: the thread's RT_TM x RT_TN elements of C, rows rt_row(i) and columns
+ * rt_col(j), get the outer product of its RT_TM floats of A's column p and RT_TN floats of B's
+ * row p, for each p < RT_BK. Read into registers first, a float4 at a time (4 neighbours in a
+ * row of at or bt), each float loaded from shared memory is used RT_TN or RT_TM times from a
+ * register: 64 FMAs for 4 loads of 16 bytes, against tiled_shared's 1 FMA for 2 loads of 4. */
 __device__ void rt_multiply(const rt_a_tile at, const rt_b_tile bt, float acc[RT_TM][RT_TN])
 {
-    /* TODO: for p < RT_BK: ra[i] = at[p][RT_TM threadIdx.y + i], rb[j] =
-     * bt[p][RT_TN threadIdx.x + j] (arrays in registers: indexed by constants once the
-     * loops are unrolled), then acc[i][j] += ra[i] rb[j] for every i, j. */
+    /* TODO: for p < RT_BK: ra[i] to ra[i + 3] = the float4 at &at[p][rt_row(i)] for i
+     * = 0, 4, ... below RT_TM, rb[j] to rb[j + 3] the one at &bt[p][rt_col(j)]; then acc[i][j]
+     * += ra[i] rb[j] for every i, j. ra and rb are arrays in registers: indexed by constants
+     * once the loops are unrolled (#pragma unroll on the loop over p unrolls it too, so that
+     * the compiler can load step p + 1's floats during step p's FMAs). */
 }
 
-/* The thread's block of C from its registers to global memory. */
+/* The thread's elements of C from its registers to global memory. */
 __device__ void rt_write(float *__restrict__ c, unsigned m, unsigned n,
                          const float acc[RT_TM][RT_TN])
 {
-    unsigned row0 = blockIdx.y * RT_BM + RT_TM * threadIdx.y;
-    unsigned col0 = blockIdx.x * RT_BN + RT_TN * threadIdx.x;
-    /* TODO: acc[i][j] is C(row0 + i, col0 + j): store each one inside C. */
+    unsigned row0 = blockIdx.y * RT_BM, col0 = blockIdx.x * RT_BN;
+    /* TODO: acc[i][j] is C(row0 + rt_row(i), col0 + rt_col(j)): store each one
+     * inside C. */
 }
 
-/* 5. Register tiling: a block of 16 x 16 threads computes a 128 x 128 tile of C, each thread an
- * 8 x 8 block of it held in 64 registers, walking k 8 columns a step. A step loads 8 KB (a
- * float4 of A and one of B a thread) for 262144 flops: 32 flops a byte of L2 traffic, eight
- * times tiled_shared's 4. The costs: 64 accumulators and the operands take over 100 registers
- * a thread, which caps the threads an SM holds (occupancy), and a tile of 128 x 128 wastes work
- * at the edges of a small C. */
-__global__ void matmul_register_tiled(const float *__restrict__ a, const float *__restrict__ b,
-                                      float *__restrict__ c, unsigned m, unsigned n, unsigned k,
-                                      bool a_vec, bool b_vec)
+/* 5. Register tiling: a block of 16 x 16 threads computes a 128 x 128 tile of C, each thread 8 x
+ * 8 elements of it held in 64 registers, walking k 8 columns a step. A step loads 8 KB (a float4
+ * of A and one of B a thread) for 262144 flops: 32 flops a byte of L2 traffic, eight times
+ * tiled_shared's 4. A thread's 8 x 8 are 2 x 2 blocks of 4 x 4, 64 rows and 64 columns apart
+ * (rt_row, rt_col), not one block: 8 threads along x then read 8 neighbouring float4s of a row
+ * of bt, 128 bytes, every bank once (16-byte loads are served 8 lanes at a time), where blocks of
+ * 8 columns would put them 32 bytes apart, two to a bank. The costs: 64 accumulators and the
+ * operands take over 100 registers a thread, which caps the threads an SM holds (occupancy;
+ * __launch_bounds__ asks the compiler to fit 2 blocks of 256 threads an SM, 128 registers a
+ * thread), and a tile of 128 x 128 wastes work at the edges of a small C. */
+__global__ void __launch_bounds__(RT_THREADS, 2)
+    matmul_register_tiled(const float *__restrict__ a, const float *__restrict__ b,
+                          float *__restrict__ c, unsigned m, unsigned n, unsigned k, bool a_vec,
+                          bool b_vec)
 {
     __shared__ __align__(16) rt_a_tile at;
     __shared__ __align__(16) rt_b_tile bt;
@@ -153,62 +191,179 @@ __global__ void matmul_register_tiled(const float *__restrict__ a, const float *
      * rt_multiply, wait (the same two hazards as tiled_shared's). Then rt_write. */
 }
 
-/* 6. Double buffering: register_tiled with two pairs of shared tiles. A step first issues the
- * global loads of the next step's tiles into registers, then multiplies this step's tiles
- * while those loads are in flight, then stores them into the other pair: the load latency
- * hides behind the arithmetic, and one barrier a step suffices (the pair written in step s
- * was last read in step s - 1, before the barrier that ended it). The price: twice the shared
- * memory and a float4 pair of registers more. On Ampere and later, cp.async copies global to
- * shared memory without the registers; this lab's version runs everywhere (the CPU backend has
- * no cp.async). */
-__global__ void matmul_double_buffered(const float *__restrict__ a, const float *__restrict__ b,
-                                       float *__restrict__ c, unsigned m, unsigned n, unsigned k,
-                                       bool a_vec, bool b_vec)
+/* An asynchronous copy (cp.async, through cuda_pipeline_primitives.h) of `bytes` (4 or 16) from
+ * p + at to shared memory at dst, started and not waited for; outside the matrix, zeros instead
+ * and nothing read (zfill: all the bytes). The copy needs dst and p + at aligned to its size.
+ * Before compute capability 8.0 the header copies at once, through a register. */
+template <int bytes>
+__device__ void copy_async(float *dst, const float *__restrict__ p, size_t at, bool inside)
 {
-    __shared__ __align__(16) rt_a_tile at[2];
-    __shared__ __align__(16) rt_b_tile bt[2];
-    float acc[RT_TM][RT_TN] = {};
-    /* TODO: store step 0's loads into pair 0, wait. Then for each step t (pair s =
-     * t / RT_BK % 2): if a step follows, rt_load it; rt_multiply pair s; if a step follows,
-     * rt_store its loads into pair 1 - s; wait. Then rt_write. */
+    if (inside)
+        __pipeline_memcpy_async(dst, p + at, bytes);
+    else
+        __pipeline_memcpy_async(dst, p, bytes, bytes);
 }
 
-/* 7. Tensor cores through wmma: each of a block's 4 warps computes a 32 x 32 part of the
- * block's 64 x 64 tile of C as 2 x 2 accumulator fragments of 16 x 16, each step multiplying
- * 16 x 8 fragments of A by 8 x 16 fragments of B (m16n16k8, the TF32 shape). A tensor core
- * does a fragment's 2048 FMAs in a few instructions, 7.4 times the FP32 units' rate on the
- * H100, if the tiles arrive fast enough. The price is precision: TF32 keeps 10 of a float's
- * 23 fraction bits, so each input is rounded (__float_to_tf32, to nearest) with a relative
- * error up to 2^-11 before the products, which are added in FP32. The tiles go through shared
- * memory, rounded on the way in, rows padded by TC_PAD floats; C goes out through shared memory
- * too, where each warp stores its fragments and copies its part to C inside its bounds. TF32
- * needs compute capability 8.0: older GPUs compile this kernel empty, and launch.cu refuses
- * to launch it there. */
+/* load4's asynchronous twin: elements (r, c) to (r, c + 3) of a rows x cols matrix into shared
+ * memory at dst (16-byte aligned), 0 where outside it: one copy of 16 bytes when vec (every
+ * row starts on 16 bytes, cols is a multiple of 4), else four of 4. c is a multiple of 4. */
+__device__ void copy4(float *dst, const float *__restrict__ p, unsigned rows, unsigned cols,
+                      unsigned r, unsigned c, bool vec)
+{
+    size_t at = (size_t)r * cols + c;
+    /* TODO: with vec, one copy_async<16> of element at, inside when r < rows and c <
+     * cols (then all four are: cols is a multiple of 4); else copy_async<4> of each element at +
+     * e to dst + e, inside when r < rows and c + e < cols. */
+}
+
+/* double_buffered's loads: the thread's chunks of the step at column t (rt_load's), copied by
+ * cp.async straight into the shared tiles. A cp.async moves bytes as they lie and cannot
+ * transpose: A's go in a float at a time, at[p][i] from A(i, p); B's with copy4. */
+__device__ void rt_copy(rt_a_tile at, rt_b_tile bt, const float *__restrict__ a,
+                        const float *__restrict__ b, unsigned m, unsigned n, unsigned k, unsigned t,
+                        bool b_vec)
+{
+    unsigned tid = threadIdx.y * (RT_BN / RT_TN) + threadIdx.x;
+    /* TODO: rt_load's chunks. Of A's: for e < 4, copy_async<4> of A(row, t + p + e)
+     * (row = blockIdx.y RT_BM + i) to at[p + e][i], inside when row < m and t + p + e < k. Of
+     * B's: copy4 of B(t + p, blockIdx.x RT_BN + j) to bt[p][j]. */
+}
+
+/* 6. Double buffering with cp.async: register_tiled's products on tiles that asynchronous
+ * copies bring into a ring of RT_STAGES pairs of shared tiles (2 by default: double buffering).
+ * While a step multiplies one pair, the copies of the next RT_STAGES - 1 steps are in flight:
+ * their latency hides behind the arithmetic, and no registers hold them on the way. A step first
+ * waits for its own copies (__pipeline_wait_prior: all but the latest RT_STAGES - 2 groups),
+ * then at the barrier for everyone's; only then does it start copying into the pair that the
+ * step before read, which every thread has finished with by then: one barrier a step. Each
+ * thread commits one group a step, empty past the last step, so that "all but the latest
+ * RT_STAGES - 2" is always this step's group. The price: RT_STAGES times the shared memory. The
+ * copies need compute capability 8.0; before, the header copies synchronously (the CPU backend
+ * writes a copy when its thread waits for it, so a missing wait shows). */
+__global__ void __launch_bounds__(RT_THREADS, 2)
+    matmul_double_buffered(const float *__restrict__ a, const float *__restrict__ b,
+                           float *__restrict__ c, unsigned m, unsigned n, unsigned k, bool b_vec)
+{
+    __shared__ __align__(16) rt_a_tile at[RT_STAGES];
+    __shared__ __align__(16) rt_b_tile bt[RT_STAGES];
+    float acc[RT_TM][RT_TN] = {};
+    unsigned steps = (k + RT_BK - 1) / RT_BK;
+    /* TODO: for s < RT_STAGES - 1: rt_copy step s (column s RT_BK) into pair s if s <
+     * steps, then __pipeline_commit (always). Then for each step s: __pipeline_wait_prior(
+     * RT_STAGES - 2), wait for the block, rt_copy step s + RT_STAGES - 1 into its pair ((s +
+     * RT_STAGES - 1) % RT_STAGES) if that step exists, commit (always), and rt_multiply pair s %
+     * RT_STAGES. Then rt_write. */
+}
+
+/* 7. Tensor cores through wmma: each of a block's 8 warps computes a 64 x 32 part of the block's
+ * 128 x 128 tile of C as 4 x 2 accumulator fragments of 16 x 16, each k step of 8 multiplying 16
+ * x 8 fragments of A by 8 x 16 fragments of B (m16n16k8, the TF32 shape). A tensor core does a
+ * fragment's 2048 FMAs in a few instructions, 7.4 times the FP32 units' rate on the H100, if the
+ * tiles arrive fast enough: they come as in double_buffered, by cp.async through TC_STAGES
+ * stages of 32 columns of A and rows of B, and each fragment loaded from shared memory serves 2
+ * or 4 products. The price is precision: TF32 keeps 10 of a float's 23 fraction bits, so each
+ * input is rounded (__float_to_tf32, to nearest) with a relative error up to 2^-11 before the
+ * products, which are added in FP32; cp.async copies floats as they are, so the fragments are
+ * rounded once loaded. Two stages take 70 KiB of shared memory, dynamic (past 48 KiB a kernel
+ * must ask for it: launch.cu does; GPUs of compute capability 8.6 and 8.9 give a block 99 KiB at
+ * most, hence not three), and then hold the block's tile of C, where each warp stores its
+ * fragments and copies its part to C inside its bounds. TF32 needs compute capability 8.0:
+ * older GPUs compile this kernel empty, and launch.cu refuses to launch it there. */
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 #define MATMUL_HAS_TF32 1
 #endif
-__global__ void matmul_tensor_core(const float *__restrict__ a, const float *__restrict__ b,
-                                   float *__restrict__ c, unsigned m, unsigned n, unsigned k,
-                                   bool a_vec, bool b_vec)
+static_assert(TC_WM % 16 == 0 && TC_WN % 16 == 0 && TC_BK % 8 == 0 && TC_BM % TC_WM == 0 &&
+                  TC_BN % TC_WN == 0,
+              "whole fragments, whole warps");
+static_assert(TC_BM * TC_BK / 4 % TC_THREADS == 0 && TC_BK * TC_BN / 4 % TC_THREADS == 0,
+              "every thread copies as many float4s of each tile");
+enum {
+    TC_FM = TC_WM / 16, /* a warp's fragments down and across */
+    TC_FN = TC_WN / 16,
+    TC_A_COPIES = TC_BM * TC_BK / 4 / TC_THREADS, /* a thread's float4s of a stage's tiles */
+    TC_B_COPIES = TC_BK * TC_BN / 4 / TC_THREADS
+};
+
+/* A stage of tensor_core's pipeline: A's TC_BM x TC_BK tile and B's TC_BK x TC_BN, as they lie
+ * in A and B, rows padded. */
+struct tc_stage {
+    float a[TC_BM][TC_BK + TC_APAD];
+    float b[TC_BK][TC_BN + TC_BPAD];
+};
+typedef float tc_c_row[TC_BN + TC_CPAD]; /* a row of the block's tile of C, padded */
+
+/* tensor_core's loads: the thread's float4s of the step at column t, by copy4 into stage s: of
+ * A's tile, its l-th is chunk q = tid + l TC_THREADS, row q / (TC_BK / 4), columns 4 (q % (TC_BK
+ * / 4)) on; of B's, row q / (TC_BN / 4), columns 4 (q % (TC_BN / 4)) on. */
+__device__ void tc_copy(tc_stage &s, const float *__restrict__ a, const float *__restrict__ b,
+                        unsigned m, unsigned n, unsigned k, unsigned t, bool a_vec, bool b_vec)
+{
+    unsigned row0 = blockIdx.y * TC_BM, col0 = blockIdx.x * TC_BN;
+    for (int l = 0; l < TC_A_COPIES; l++) {
+        unsigned q = threadIdx.x + l * TC_THREADS, r = q / (TC_BK / 4), p = q % (TC_BK / 4) * 4;
+        copy4(&s.a[r][p], a, m, k, row0 + r, t + p, a_vec);
+    }
+    for (int l = 0; l < TC_B_COPIES; l++) {
+        unsigned q = threadIdx.x + l * TC_THREADS, p = q / (TC_BN / 4), j = q % (TC_BN / 4) * 4;
+        copy4(&s.b[p][j], b, k, n, t + p, col0 + j, b_vec);
+    }
+}
+
+#ifdef MATMUL_HAS_TF32
+using namespace nvcuda;
+typedef wmma::fragment<wmma::accumulator, 16, 16, 8, float> tc_acc;
+typedef wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> tc_fa;
+typedef wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> tc_fb;
+
+/* A fragment's elements rounded to TF32, to nearest (the tensor core would cut their low 13 bits
+ * instead). Which lane holds which element is the hardware's business: every one is rounded. */
+template <class Fragment>
+__device__ void tf32_round(Fragment &f)
+{
+    for (int e = 0; e < f.num_elements; e++)
+        f.x[e] = wmma::__float_to_tf32(f.x[e]);
+}
+
+/* One step's products for the warp whose part of C starts at row wm and column wn of the
+ * block's tile: for each 8 columns kk of the stage's tiles, TC_FM fragments of A and TC_FN of B
+ * loaded and rounded, then all TC_FM x TC_FN products: each fragment loaded serves TC_FN or
+ * TC_FM of them. */
+__device__ void tc_multiply(const tc_stage &s, unsigned wm, unsigned wn, tc_acc acc[TC_FM][TC_FN])
+{
+    tc_fa fa[TC_FM];
+    tc_fb fb[TC_FN];
+    /* TODO: for kk = 0, 8, ... below TC_BK: fa[i] from &s.a[wm + 16 i][kk] and fb[j]
+     * from &s.b[kk][wn + 16 j] (load_matrix_sync; ldm: the padded row lengths), each through
+     * tf32_round; then mma_sync each acc[i][j] with fa[i] and fb[j] (#pragma unroll on the
+     * loop over kk, as in rt_multiply). */
+}
+
+/* The warp's part of C: its fragments stored into the block's tile ct in shared memory, then
+ * copied to C inside its bounds. A lane copies elements that other lanes stored (which lane
+ * holds which element of a fragment is the hardware's business): a __syncwarp() between. */
+__device__ void tc_write(float *__restrict__ c, unsigned m, unsigned n, tc_c_row *ct, unsigned wm,
+                         unsigned wn, const tc_acc acc[TC_FM][TC_FN])
+{
+    unsigned lane = threadIdx.x % 32, row0 = blockIdx.y * TC_BM, col0 = blockIdx.x * TC_BN;
+    /* TODO: store acc[i][j] at ct[wm + 16 i][wn + 16 j] (store_matrix_sync,
+     * row-major), wait for the warp, and copy the warp's TC_WM x TC_WN part of ct to C, inside
+     * C only. */
+}
+#endif
+
+__global__ void __launch_bounds__(TC_THREADS, MM_TC_MIN_BLOCKS)
+    matmul_tensor_core(const float *__restrict__ a, const float *__restrict__ b,
+                       float *__restrict__ c, unsigned m, unsigned n, unsigned k, bool a_vec,
+                       bool b_vec)
 {
 #ifdef MATMUL_HAS_TF32
-    using namespace nvcuda;
-    __shared__ __align__(32) float at[TC_BM][TC_BK + TC_PAD];
-    __shared__ __align__(32) float bt[TC_BK][TC_BN + TC_PAD];
-    __shared__ __align__(32) float ct[TC_BM][TC_BN + TC_PAD];
-    unsigned tid = threadIdx.x, lane = tid % 32;
-    unsigned wm = tid / 32 / 2 * TC_WM, wn = tid / 32 % 2 * TC_WN; /* the warp's part */
-    unsigned row0 = blockIdx.y * TC_BM, col0 = blockIdx.x * TC_BN;
-    wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[2][2];
-    wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fa[2];
-    wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> fb[2];
-    /* TODO: zero the accumulators (fill_fragment). For t = 0, TC_BK, ... below k:
-     * the block loads A's TC_BM x TC_BK tile at (row0, t) into at and B's TC_BK x TC_BN tile
-     * at (t, col0) into bt, a float4 (load4) at a time, each float through __float_to_tf32;
-     * wait; for each 8 columns kk of the tile, load fa[i] from at[wm + 16 i][kk] and fb[j]
-     * from bt[kk][wn + 16 j] (ldm: the padded row lengths) and mma_sync each acc[i][j] with
-     * fa[i] and fb[j]; wait. Then store acc[i][j] at ct[wm + 16 i][wn + 16 j] (row-major),
-     * wait for the warp (a lane copies what other lanes stored), and copy the warp's 32 x 32
-     * part of ct to C, inside C only. */
+    extern __shared__ __align__(128) float tc_smem[];
+    tc_stage *st = (tc_stage *)tc_smem;
+    unsigned warp = threadIdx.x / 32, steps = (k + TC_BK - 1) / TC_BK;
+    unsigned wm = warp / (TC_BN / TC_WN) * TC_WM, wn = warp % (TC_BN / TC_WN) * TC_WN;
+    tc_acc acc[TC_FM][TC_FN];
+    /* TODO: zero the accumulators (fill_fragment). Then double_buffered's pipeline,
+     * with TC_STAGES stages st[0], st[1], ..., tc_copy and tc_multiply. Then wait for the block
+     * (the stages become C's tile, rows of tc_c_row from tc_smem on) and tc_write. */
 #endif
 }

@@ -16,25 +16,91 @@
 extern "C" {
 #endif
 
+/* The tunable shapes: the register tiles' and the tensor cores' block tile (BM x BN of C), the
+ * k step (BK), a thread's or a warp's part of the tile, the shared buffers of the pipelines
+ * (STAGES). Defaults here; a build may set others (make lab13 bench lab13_CUFLAGS="-DMM_RT_BK=16",
+ * after removing lab13's objects: make does not see a flag change). matmul.cu checks that a
+ * shape divides as the kernels need. */
+#ifndef MM_RT_BM
+#define MM_RT_BM 128
+#endif
+#ifndef MM_RT_BN
+#define MM_RT_BN 128
+#endif
+#ifndef MM_RT_BK
+#define MM_RT_BK 8
+#endif
+#ifndef MM_RT_TM
+#define MM_RT_TM 8
+#endif
+#ifndef MM_RT_TN
+#define MM_RT_TN 8
+#endif
+#ifndef MM_RT_STAGES
+#define MM_RT_STAGES 2
+#endif
+#ifndef MM_TC_BM
+#define MM_TC_BM 128
+#endif
+#ifndef MM_TC_BN
+#define MM_TC_BN 128
+#endif
+#ifndef MM_TC_BK
+#define MM_TC_BK 32
+#endif
+#ifndef MM_TC_WM
+#define MM_TC_WM 64
+#endif
+#ifndef MM_TC_WN
+#define MM_TC_WN 32
+#endif
+#ifndef MM_TC_STAGES
+#define MM_TC_STAGES 2
+#endif
+#ifndef MM_TC_MIN_BLOCKS /* tensor_core's __launch_bounds__: blocks an SM must fit */
+#define MM_TC_MIN_BLOCKS 2
+#endif
+
 /* The shapes the kernels are written for. */
 enum {
     NAIVE_BX = 32, /* the naive kernels' blocks: 32 x 8 threads, a warp along x */
     NAIVE_BY = 8,
-    TILE = 16,   /* tiled_shared and coarsened: TILE x TILE threads, TILE x TILE tiles */
-    COARSE = 4,  /* coarsened: the C elements a thread computes along its row, TILE apart */
-    RT_BM = 128, /* register_tiled and double_buffered: a block's RT_BM x RT_BN tile of C, */
-    RT_BN = 128,
-    RT_BK = 8,  /* RT_BK columns of A and rows of B a step, */
-    RT_TM = 8,  /* each thread an RT_TM x RT_TN block of it in registers: */
-    RT_TN = 8,  /* (RT_BM / RT_TM) x (RT_BN / RT_TN) = 16 x 16 threads */
+    TILE = 16,  /* tiled_shared and coarsened: TILE x TILE threads, TILE x TILE tiles */
+    COARSE = 4, /* coarsened: the C elements a thread computes along its row, TILE apart */
+    /* register_tiled and double_buffered: a block's RT_BM x RT_BN (128 x 128) tile of C, RT_BK
+     * (8) columns of A and rows of B a step, each thread RT_TM x RT_TN (8 x 8) elements of the
+     * tile in registers: (RT_BM / RT_TM) x (RT_BN / RT_TN) = 16 x 16 threads. double_buffered's
+     * pipeline holds RT_STAGES (2) pairs of shared tiles. */
+    RT_BM = MM_RT_BM,
+    RT_BN = MM_RT_BN,
+    RT_BK = MM_RT_BK,
+    RT_TM = MM_RT_TM,
+    RT_TN = MM_RT_TN,
+    RT_STAGES = MM_RT_STAGES,
+    RT_THREADS = RT_BM / RT_TM * (RT_BN / RT_TN),
     RT_PAD = 4, /* the shared A tile's rows (RT_BM floats) padded: no bank conflicts */
-    TC_BM = 64, /* tensor_core: a block's 64 x 64 tile of C, 4 warps of 32 x 32 each, */
-    TC_BN = 64,
-    TC_BK = 16, /* 16 columns of A and rows of B a step, */
-    TC_WM = 32, /* a warp's 32 x 32: 2 x 2 accumulator fragments of 16 x 16 */
-    TC_WN = 32,
-    TC_PAD = 4, /* its shared tiles' rows padded by 4 floats (wmma wants ldm % 4 == 0) */
-    TC_THREADS = 128
+    /* tensor_core: a block's TC_BM x TC_BN (128 x 128) tile of C, TC_BK (32) columns of A and
+     * rows of B a step, each warp TC_WM x TC_WN (64 x 32) of the tile: 4 x 2 accumulator
+     * fragments of 16 x 16, (128 / 64) x (128 / 32) = 8 warps. Its pipeline holds TC_STAGES (2)
+     * pairs of shared tiles, their rows padded (wmma wants ldm % 4 == 0): A's by TC_APAD floats,
+     * B's by TC_BPAD, so that a fragment's loads spread over the banks; then C's tile, rows
+     * padded by TC_CPAD. */
+    TC_BM = MM_TC_BM,
+    TC_BN = MM_TC_BN,
+    TC_BK = MM_TC_BK,
+    TC_WM = MM_TC_WM,
+    TC_WN = MM_TC_WN,
+    TC_STAGES = MM_TC_STAGES,
+    TC_THREADS = 32 * (TC_BM / TC_WM) * (TC_BN / TC_WN),
+    TC_APAD = 4,
+    TC_BPAD = 8,
+    TC_CPAD = 4,
+    /* tensor_core's dynamic shared memory, in bytes: the stages, or C's tile if larger */
+    TC_STAGE_FLOATS = TC_BM * (TC_BK + TC_APAD) + TC_BK * (TC_BN + TC_BPAD),
+    TC_PIPE_FLOATS = TC_STAGES * TC_STAGE_FLOATS,
+    TC_C_FLOATS = TC_BM * (TC_BN + TC_CPAD),
+    TC_SMEM_FLOATS = TC_PIPE_FLOATS > TC_C_FLOATS ? TC_PIPE_FLOATS : TC_C_FLOATS,
+    TC_SMEM = 4 * TC_SMEM_FLOATS
 };
 
 /* The variants, in the handout's order. A row: the enum constant, the name (tests, --variant,
@@ -55,9 +121,9 @@ enum {
     X(MM_COARSENED, "coarsened",             (TILE, TILE, TILE, TILE * COARSE, 0, 0),           \
       "4 outputs a thread, 16 apart along a row: the A tile loaded once for 4 B tiles")     \
     X(MM_REGISTER_TILED, "register_tiled",   (RT_BN / RT_TN, RT_BM / RT_TM, RT_BM, RT_BN, 0, 0), \
-      "128 x 128 tiles, an 8 x 8 block of C a thread in registers, float4 loads")          \
+      "128 x 128 tiles, 8 x 8 elements of C a thread in registers, float4 loads")          \
     X(MM_DOUBLE_BUFFERED, "double_buffered", (RT_BN / RT_TN, RT_BM / RT_TM, RT_BM, RT_BN, 0, 0), \
-      "register_tiled with two shared buffers: the next tile loads during this one")       \
+      "register_tiled fed by cp.async through a ring of shared tiles: loads overlap products") \
     X(MM_TENSOR_CORE, "tensor_core",         (TC_THREADS, 1, TC_BM, TC_BN, 0, 1),               \
       "wmma fragments on tensor cores: TF32 inputs, FP32 accumulation")
 // clang-format on
@@ -109,8 +175,10 @@ double matmul_tolerance(size_t k, double u_in, double u_sum, double abs_sum);
 #ifdef __cplusplus
 }
 
-/* matmul.cu's kernels, for launch.cu. The float4 paths are taken only where launch.cu found
- * the rows aligned: a_vec for A (k % 4 == 0, A 16-byte aligned), b_vec for B. */
+/* matmul.cu's kernels, for launch.cu. The float4 paths (16-byte loads and copies) are taken only
+ * where launch.cu found the rows aligned: a_vec for A (k % 4 == 0, A 16-byte aligned), b_vec for
+ * B (double_buffered copies A a float at a time: it has no a_vec). tensor_core takes TC_SMEM
+ * bytes of dynamic shared memory. */
 __global__ void matmul_naive(const float *__restrict__ a, const float *__restrict__ b,
                              float *__restrict__ c, unsigned m, unsigned n, unsigned k);
 __global__ void matmul_naive_coalesced(const float *__restrict__ a, const float *__restrict__ b,
@@ -124,7 +192,7 @@ __global__ void matmul_register_tiled(const float *__restrict__ a, const float *
                                       bool a_vec, bool b_vec);
 __global__ void matmul_double_buffered(const float *__restrict__ a, const float *__restrict__ b,
                                        float *__restrict__ c, unsigned m, unsigned n, unsigned k,
-                                       bool a_vec, bool b_vec);
+                                       bool b_vec);
 __global__ void matmul_tensor_core(const float *__restrict__ a, const float *__restrict__ b,
                                    float *__restrict__ c, unsigned m, unsigned n, unsigned k,
                                    bool a_vec, bool b_vec);

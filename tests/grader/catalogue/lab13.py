@@ -18,8 +18,9 @@ COARSE_PRODUCTS = "                sum[j] += as[ty][p] * bs[p][j * TILE + tx];"
 NAIVE_DOT = ("(m k may pass 2^32). */\n    if (row < m && col < n) {\n        float sum = 0.0f;\n"
              "        for (unsigned p = 0; p < k; p++)\n"
              "            sum += a[(size_t)row * k + p] * b[(size_t)p * n + col];\n")
-# tensor_core's rounding of the tiles on their way into shared memory
-ROUNDED = ["wmma::__float_to_tf32(v.%s)" % c for c in "xyzw"]
+# double_buffered's step: the wait for its copies, the barrier after it, the products
+DB_WAIT = "        __pipeline_wait_prior(RT_STAGES - 2);\n"
+DB_READ = "            float4 v = *(const float4 *)&at[p][rt_row(i)];"
 TC_COPY = "            c[(size_t)(row0 + r) * n + col0 + j] = ct[r][j];"
 
 WRONG = {
@@ -57,14 +58,21 @@ WRONG = {
         line="        __syncthreads();\n    }\n    c[(size_t)row * n + col] = sum;"),
     # a thread stores its register tile only where all 8 of its rows lie inside C: the last
     # m % 8 rows are never written
-    "register_tile_skips_last_rows": wrong([("            if (row0 + i < m && col0 + j < n)",
-                                             "            if (row0 + RT_TM <= m && col0 + j < n)")],
-                                           ["register_tiled"]),
-    # the next step's tiles stored into the pair being multiplied, not the other one
-    "double_buffer_same_pair": wrong([("            rt_store(at[s ^ 1], bt[s ^ 1], next);",
-                                       "            rt_store(at[s], bt[s], next);")],
-                                     ["double_buffered"], race=True,
-                                     line="            ra[i] = at[p][RT_TM * threadIdx.y + i];"),
+    "register_tile_skips_last_rows": wrong(
+        [("            if (row < m && col < n)\n                c[(size_t)row * n + col] = acc[i][j];",
+          "            if (row0 + rt_row(RT_TM - 1) < m && col < n)\n"
+          "                c[(size_t)row * n + col] = acc[i][j];")], ["register_tiled"]),
+    # the copies of a later step started into the pair being multiplied, not the free one
+    "double_buffer_same_pair": wrong([("rt_copy(at[next % RT_STAGES], bt[next % RT_STAGES],",
+                                       "rt_copy(at[s % RT_STAGES], bt[s % RT_STAGES],")],
+                                     ["double_buffered"]),
+    # a wait for all but the latest RT_STAGES - 1 groups: this step's copies may still be on
+    # their way
+    "pipeline_wait_one_short": wrong([(DB_WAIT, DB_WAIT.replace("- 2", "- 1"))],
+                                     ["double_buffered"]),
+    # the wait without the barrier after it: a thread's own copies have landed, not the others'
+    "pipeline_no_barrier": wrong([(DB_WAIT + "        __syncthreads();\n", DB_WAIT)],
+                                 ["double_buffered"], race=True, line=DB_READ),
     # float4 loads wherever four elements remain, aligned or not (UBSan's misaligned load)
     "float4_unaligned": wrong([("        if (vec && c + 4 <= cols)", "        if (c + 4 <= cols)")],
                               ["register_tiled"],
@@ -76,16 +84,21 @@ WRONG = {
     "naive_a_stride": wrong([(NAIVE_DOT, NAIVE_DOT.replace("a[(size_t)row * k + p]",
                                                            "a[(size_t)row * n + p]"))], ["naive"]),
     # the fragments loaded with the tiles' unpadded row length
-    "tc_ldm_unpadded": wrong([("&at[wm + 16 * i][kk], TC_BK + TC_PAD);",
-                               "&at[wm + 16 * i][kk], TC_BK);")], ["tensor_core"]),
+    "tc_ldm_unpadded": wrong([("&s.a[wm + 16 * i][kk], TC_BK + TC_APAD);",
+                               "&s.a[wm + 16 * i][kk], TC_BK);")], ["tensor_core"]),
+    # no barrier between the last step's products and the fragments' stores: a fast warp
+    # overwrites a stage that a slow one still reads
+    "tc_no_barrier_before_c": wrong([("    __syncthreads();\n    tc_write(", "    tc_write(")],
+                                    ["tensor_core"], race=True,
+                                    line="            wmma::load_matrix_sync(fa[i], &s.a[wm + 16 * i]"
+                                    "[kk], TC_BK + TC_APAD);"),
     # no __syncwarp between the fragments' store and the copy: a lane reads elements of ct that
     # other lanes have not stored yet
     "tc_missing_syncwarp": wrong([("    __syncwarp();\n", "")], ["tensor_core"], race=True,
                                  line=TC_COPY),
     # the inputs not rounded to TF32: the tensor core cuts their low bits instead (times the
     # identity, C shows the cut where rounding to nearest was due)
-    "tc_not_rounded": wrong([("at[r][p%s] = %s;" % (o, r), "at[r][p%s] = v.%s;" % (o, c))
-                             for o, r, c in zip(("", " + 1", " + 2", " + 3"), ROUNDED, "xyzw")],
+    "tc_not_rounded": wrong([("            tf32_round(f%s);\n" % f, "") for f in ("a[i]", "b[j]")],
                             ["times_identity.tensor_core"]),
 }
 
@@ -99,6 +112,9 @@ RIGHT = {
     "register_tile_unpadded": right([("typedef float rt_a_tile[RT_BK][RT_BM + RT_PAD];",
                                       "typedef float rt_a_tile[RT_BK][RT_BM];")],
                                     ["register_tiled", "double_buffered"]),
+    # copy4 a float at a time, aligned or not: no 16-byte copies, still right
+    "copy4_scalar": right([("    if (vec) {\n        copy_async<16>(dst, p, at, r < rows && c < cols);\n"
+                            "        return;\n    }\n", "")], ["double_buffered", "tensor_core"]),
     # the whole block waits before the copy, not only the warp
     "tc_syncthreads": right([("    __syncwarp();\n", "    __syncthreads();\n")], ["tensor_core"]),
     # an explicit fused multiply-add: one rounding a product instead of two, within the bound
