@@ -57,7 +57,7 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT };
  * To try others, build with -DSCAN_TILE_THREADS=... -DSCAN_TILE_ITEMS=... (a multiple of
  * 32 up to 1024, and 1 or more). */
 #ifndef SCAN_TILE_THREADS
-#define SCAN_TILE_THREADS 256
+#define SCAN_TILE_THREADS 512
 #endif
 #ifndef SCAN_TILE_ITEMS
 #define SCAN_TILE_ITEMS 16
