@@ -107,7 +107,7 @@ static void args_rejected(void)
         assert_status(streams_pipeline(v, out, in, 0, a, a, ok, NULL), LAB_OK);
     }
     assert_status(streams_pipeline(STREAMS_VARIANTS, out, in, 8, a, a, ok, NULL), LAB_EINVAL);
-    assert_status(streams_part(3, out, in, 8, a, a, 1), LAB_EINVAL);
+    assert_status(streams_part(STREAMS_BOTH_WAYS + 1, out, in, 8, a, a, 1), LAB_EINVAL);
     gpu_free(&a);
     gpu_free(&small);
 }
@@ -122,6 +122,14 @@ static void parts_alone(void)
     streams_cpu(in, want, N, 7);
     for (unsigned part = STREAMS_H2D; part <= STREAMS_D2H; part++)
         assert_status(streams_part(part, out, in, N, din, dout, 7), LAB_OK);
+    assert_memory_equal(out, want, sizeof want);
+    /* both ways at once: the results out again, the input in again */
+    memset(out, 0, sizeof out);
+    gpu_poison(din);
+    assert_status(streams_part(STREAMS_BOTH_WAYS, out, in, N, din, dout, 7), LAB_OK);
+    assert_memory_equal(out, want, sizeof want);
+    assert_status(streams_part(STREAMS_KERNEL, out, in, N, din, dout, 7), LAB_OK);
+    assert_status(streams_part(STREAMS_D2H, out, in, N, din, dout, 7), LAB_OK);
     assert_memory_equal(out, want, sizeof want);
     gpu_free(&din);
     gpu_free(&dout);

@@ -7,7 +7,7 @@
 #include "streams.h"
 
 /* The rows after the variants: the parts alone, whose slowest is the pipeline's bound. */
-enum { H2D_ALONE = STREAMS_VARIANTS, KERNEL_ALONE, D2H_ALONE, ROWS };
+enum { H2D_ALONE = STREAMS_VARIANTS, KERNEL_ALONE, D2H_ALONE, BOTH_WAYS, ROWS };
 extern const struct lab_row extra_rows[ROWS - STREAMS_VARIANTS];
 extern const struct lab_job streams_job;
 

@@ -206,11 +206,35 @@ extern "C" int streams_pipeline(enum streams_variant v, float *out, const float 
     return status;
 }
 
+/* The copy in and the copy out at once, each in a stream of its own. */
+static int both_ways(float *out, const float *in, size_t n, struct gpu_buf d_in,
+                     struct gpu_buf d_out)
+{
+    cudaStream_t s[2];
+    size_t bytes = n * sizeof(float);
+    CUDA_TRY(cudaStreamCreateWithFlags(&s[0], cudaStreamNonBlocking));
+    if (cudaStreamCreateWithFlags(&s[1], cudaStreamNonBlocking) != cudaSuccess) {
+        cudaStreamDestroy(s[0]);
+        return LAB_ECUDA;
+    }
+    cudaError_t e = cudaMemcpyAsync(d_in.ptr, in, bytes, cudaMemcpyHostToDevice, s[0]);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(out, d_out.ptr, bytes, cudaMemcpyDeviceToHost, s[1]);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s[0]);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s[1]);
+    int status = e == cudaSuccess ? LAB_OK : cuda_report(e, "both ways", __FILE__, __LINE__);
+    cudaStreamDestroy(s[0]);
+    cudaStreamDestroy(s[1]);
+    return status;
+}
+
 extern "C" int streams_part(unsigned part, float *out, const float *in, size_t n,
                             struct gpu_buf d_in, struct gpu_buf d_out, unsigned fmas)
 {
     struct streams_plan one = {1, 1, fmas};
-    if (part > STREAMS_D2H || !checked(STREAMS_PINNED_SYNC, out, in, n, d_in, d_out, one))
+    if (part > STREAMS_BOTH_WAYS || !checked(STREAMS_PINNED_SYNC, out, in, n, d_in, d_out, one))
         return LAB_EINVAL;
     if (n == 0)
         return LAB_OK;
@@ -224,5 +248,5 @@ extern "C" int streams_part(unsigned part, float *out, const float *in, size_t n
     }
     if (part == STREAMS_D2H)
         CUDA_TRY(cudaMemcpy(out, d_out.ptr, n * sizeof(float), cudaMemcpyDeviceToHost));
-    return LAB_OK;
+    return part == STREAMS_BOTH_WAYS ? both_ways(out, in, n, d_in, d_out) : LAB_OK;
 }

@@ -10,6 +10,7 @@ const struct lab_row extra_rows[ROWS - STREAMS_VARIANTS] = {
     {"h2d_alone", LAB_ROW_EXTRA, "the whole buffer copied in, pinned, alone"},
     {"kernel_alone", LAB_ROW_EXTRA, "the kernel on the whole buffer, alone"},
     {"d2h_alone", LAB_ROW_EXTRA, "the whole buffer copied out, pinned, alone"},
+    {"both_ways", LAB_ROW_EXTRA, "the copy in and the copy out at once, in two streams"},
 };
 
 struct job {
@@ -77,7 +78,7 @@ static int launch(void *p, int row)
 
 /* Where a row leaves its result, read back into host memory: the copy in leaves in in d_in,
  * the kernel alone its results in d_out (from d_in, which setup leaves unfilled: the copy in
- * first), the rest their results in out. */
+ * first), the rest their results in out (both_ways: the kernel's, copied in and run first). */
 static int check(void *p, int row, char *why, size_t why_size)
 {
     struct job *j = p;
@@ -87,10 +88,10 @@ static int check(void *p, int row, char *why, size_t why_size)
     int status = LAB_OK;
     memset(got, 0xff, j->n * sizeof(float));
     gpu_poison(j->dout);
-    if (row == KERNEL_ALONE || row == D2H_ALONE)
+    if (row == KERNEL_ALONE || row == D2H_ALONE || row == BOTH_WAYS)
         status = streams_part(STREAMS_H2D, got, j->in[STREAMS_PINNED], j->n, j->din, j->dout,
                               j->plan.fmas);
-    if (status == LAB_OK && row == D2H_ALONE)
+    if (status == LAB_OK && (row == D2H_ALONE || row == BOTH_WAYS))
         status = streams_part(STREAMS_KERNEL, got, j->in[STREAMS_PINNED], j->n, j->din, j->dout,
                               j->plan.fmas);
     if (status == LAB_OK)
@@ -105,7 +106,7 @@ static int check(void *p, int row, char *why, size_t why_size)
     return LAB_WRONG;
 }
 
-/* What crosses the link: n floats in and n out (a part alone: its own n; the kernel alone
+/* What crosses the link: n floats in and n out (a copy alone: its own n; the kernel alone
  * reads and writes device memory). */
 static double bytes(void *p, int row)
 {

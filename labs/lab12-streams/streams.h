@@ -59,6 +59,9 @@ struct streams_plan {
  * (numbered in the order the pipeline first used them), from the time its stream reached it
  * to the time it ended, in ms since the pipeline began. */
 enum { STREAMS_H2D, STREAMS_KERNEL, STREAMS_D2H };
+/* streams_part's fourth part: the copy in and the copy out at once, in two streams (a link's
+ * two directions share more than the wire: the bound of a pipeline that overlaps them). */
+enum { STREAMS_BOTH_WAYS = STREAMS_D2H + 1 };
 struct streams_span {
     unsigned chunk, stream, what;
     float start, end;
@@ -80,7 +83,8 @@ int streams_pipeline(enum streams_variant v, float *out, const float *in, size_t
 
 /* The parts alone, for the bench's bound max(copy in, kernel, copy out) of the whole buffer:
  * part STREAMS_H2D copies in to d_in, STREAMS_KERNEL transforms d_in into d_out,
- * STREAMS_D2H copies d_out to out. Synchronous; the same errors. */
+ * STREAMS_D2H copies d_out to out, STREAMS_BOTH_WAYS does the copy in and the copy out at once.
+ * Synchronous; the same errors. */
 int streams_part(unsigned part, float *out, const float *in, size_t n, struct gpu_buf d_in,
                  struct gpu_buf d_out, unsigned fmas);
 
