@@ -48,6 +48,9 @@ class Usage(unittest.TestCase):
     def test_no_such_class(self):
         self.misuse(["--class", "no/such/dir"], "CLASS=no/such/dir")
 
+    def test_plan_without_class(self):
+        self.misuse(["--plan", "plan.json", "--lab", "01"], "--plan grades a class")
+
     def test_no_such_lab(self):
         self.misuse(["--lab", "99"], "no lab 99 here: LAB= takes one of 00 01")
 
