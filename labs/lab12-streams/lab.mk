@@ -14,3 +14,15 @@ lab12-timeline: $(BUILD)/.need-gnuplot
 # command line's files alone.
 lab12_MAIN_CFLAGS := -fopenmp
 lab12_MAIN_LIBS := -lgomp
+# make lab12 profile on a GPU: where Nsight Systems is installed, its report of one run of
+# every variant too (the copy engines' and the kernels' own timeline, beside the events').
+ifeq ($(BACKEND),cuda)
+.PHONY: lab12-nsys
+lab12-profile: lab12-nsys
+lab12-nsys:
+	@$(MAKE) -s --no-print-directory $(lab12_BIN)
+	@if command -v nsys >/dev/null; then \
+	  nsys profile --force-overwrite true -o $(dir $(lab12_BIN))lab12 $(lab12_BIN) run $(ARGS) \
+	    > /dev/null && echo "lab12 profile: Nsight Systems' report in $(dir $(lab12_BIN))lab12.nsys-rep"; \
+	else echo "lab12 profile: no nsys on the PATH (Nsight Systems): make lab12 timeline draws the overlap from events"; fi
+endif
