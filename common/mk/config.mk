@@ -57,14 +57,14 @@ CFLAGS := $(CFLAGS_BASE) \
 JUDGE_CFLAGS := $(CFLAGS_BASE) -fstack-protector-strong -D_FORTIFY_SOURCE=2
 CUFLAGS_COMMON := -std=c++17 -O3 -g -Xcompiler $(subst $() ,$(comma),$(WARN))
 # The exercises a student writes (labs/.skeletons, made by make skeletons, lists them, in
-# the student's copy too): while their TODOs are open, unused variables and parameters,
-# and arrays read before the TODO fills them, are expected, so nvcc's and g++'s warnings of
-# those kinds are off there; every other file builds without warnings, and WERROR=1 makes
-# them errors.
+# the student's copy too): while their TODOs are open, unused variables, parameters and given
+# helpers, and arrays read before the TODO fills them, are expected, so nvcc's and g++'s
+# warnings of those kinds are off there; every other file builds without warnings, and
+# WERROR=1 makes them errors.
 EXERCISES := $(shell awk '{ print $$2 }' labs/.skeletons)
 CUWERROR = $(if $(filter $(EXERCISES),$<),$(EXERCISE_QUIET),$(if $(WERROR),-Werror all-warnings))
 EXERCISE_QUIET := -diag-suppress 177,549,550 \
-  -Xcompiler -Wno-unused-variable,-Wno-unused-parameter,-Wno-unused-but-set-variable,-Wno-uninitialized,-Wno-maybe-uninitialized
+  -Xcompiler -Wno-unused-variable,-Wno-unused-parameter,-Wno-unused-but-set-variable,-Wno-unused-function,-Wno-uninitialized,-Wno-maybe-uninitialized
 LDLIBS := -lcmocka -lm
 
 # The CPU backend (common/cpu/) provides $(CUCC), a drop-in for nvcc.
