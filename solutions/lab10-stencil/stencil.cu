@@ -281,7 +281,21 @@ __device__ void tile_sources(struct heat_source *list, unsigned *count, int x0, 
  * cells computed than written, and a barrier a step. __launch_bounds__: blocks of
  * HEAT_T_THREADS, HEAT_T_BLOCKS of them on an SM, so the compiler keeps to the registers
  * that leaves (4 blocks of 512 threads: 32 a thread of the SM's 65536). */
-__global__ void __launch_bounds__(HEAT_T_THREADS, HEAT_T_BLOCKS)
+/* The blocks of HEAT_T_THREADS an SM can hold at most, for the architecture being compiled:
+ * 2048 threads on sm_80, sm_87, sm_90 and sm_100, 1536 on sm_86, sm_89 and sm_120, 1024 on
+ * sm_75 (asking __launch_bounds__ for more is an error of ptxas's). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define HEAT_T_SM_THREADS 1024
+#elif defined(__CUDA_ARCH__) && \
+    (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+#define HEAT_T_SM_THREADS 1536
+#else
+#define HEAT_T_SM_THREADS 2048
+#endif
+#define HEAT_T_MIN_BLOCKS                                                \
+    (HEAT_T_BLOCKS * HEAT_T_THREADS <= HEAT_T_SM_THREADS ? HEAT_T_BLOCKS \
+                                                         : HEAT_T_SM_THREADS / HEAT_T_THREADS)
+__global__ void __launch_bounds__(HEAT_T_THREADS, HEAT_T_MIN_BLOCKS)
     heat_temporal(const int *__restrict__ in, int *__restrict__ out, unsigned width,
                   unsigned height, size_t pitch, unsigned steps, unsigned nsources)
 {
