@@ -69,6 +69,7 @@ void race_fiber_made(Fiber *f)
     if (f->tsan) // abandoned inside a kernel: a fresh identity, with an empty stack
         __tsan_destroy_fiber(f->tsan);
     f->tsan = __tsan_create_fiber(0);
+    f->muted = false;
 }
 
 void race_worker_made(Worker *w)
@@ -84,9 +85,6 @@ void race_launch_starts(Job &j)
 void race_launch_ends(Job &j)
 {
     hb_acquire(&j.end);
-    if (j.races > 1)
-        fprintf(stderr, "cuda-cpu: %d more races in kernel %s (launched at %s:%d)\n", j.races - 1,
-                j.k.name, j.k.file, j.k.line);
 }
 
 // Its blocks' threads return to the fiber the launch runs on: a stream's identity (below).
@@ -162,6 +160,10 @@ void race_block_starts(Worker *w)
 // here (each further report costs TSan many milliseconds).
 bool race_thread_begins(Thread *t)
 {
+    if (t->fiber->muted) { // its last thread raced: this one is seen again
+        __tsan_ignore_thread_end();
+        t->fiber->muted = false;
+    }
     if (t->w->job->races) {
         t->w->failed = true;
         return false;
@@ -195,6 +197,10 @@ void race_forget(void *p, size_t size)
 void race_abandoned(Worker *w, Fiber *f)
 {
     __tsan_switch_to_fiber(f->tsan, __tsan_switch_to_fiber_no_sync);
+    if (f->muted) { // TSan fails a fiber destroyed while its accesses go unseen
+        __tsan_ignore_thread_end();
+        f->muted = false;
+    }
     hb_release(&w->job->end);
     __tsan_switch_to_fiber(w->sched.tsan, __tsan_switch_to_fiber_no_sync);
 }
@@ -420,6 +426,12 @@ bool OnReport(const ReportDesc *rep, bool suppressed)
     Job &j = *t->w->job;
     if (j.races++)
         return true;
+    // The launch fails at its first race: its block stops at its threads' next switch, and
+    // this thread's accesses go unseen meanwhile (each further report costs TSan tens of
+    // milliseconds, reading /proc/self/maps: thousands of them made a test take minutes).
+    t->w->failed = true;
+    t->fiber->muted = true;
+    __tsan_ignore_thread_begin();
     std::string earlier = "and before that, ";
     if (__tsan_get_report_mop(report, 1, &tid, &addr2, &size2, &write2, &atomic2, before, 32))
         earlier += which_thread(before, 32, j) + (write2 ? " wrote" : " read") + " there" +

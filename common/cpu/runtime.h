@@ -78,6 +78,7 @@ struct Fiber { // a stack with a context: it runs fresh threads one after anothe
     size_t size;
     void *fake; // ASan's fake stack while switched out
     void *tsan; // the race checker's fiber: who TSan thinks runs here
+    bool muted; // race checker: its accesses unseen since its launch's first race
 };
 
 struct Warp {

@@ -129,7 +129,8 @@ def done_one(name, entry, out, args, report, start, said=""):
     path = os.path.join(os.path.dirname(out), "lab" + entry.lab, name, "labs",
                         lab_folder(entry.lab), entry.file)
     with open(path, encoding="utf-8") as f:
-        report(entry, judge(entry, results, f.read(), args), secs)
+        report(entry, judge(entry, results, f.read(), args), secs,
+               results.get("execution_time"))
 
 
 def main():
@@ -175,8 +176,8 @@ def main():
     failures = []
     said = [time.monotonic()]  # when a line was last printed: one at least every 30 s
 
-    def report(entry, why, secs):
-        done[entry.lab].append((entry, why))
+    def report(entry, why, secs, took=None):
+        done[entry.lab].append((entry, why, took))
         if why:
             print("  lab%s %s %s: %s" % (entry.lab, entry.kind, entry.name,
                                          "\n    ".join(why.splitlines()[:12])), flush=True)
@@ -213,11 +214,13 @@ def main():
 
 
 def summary(lab, results, secs):
+    """The lab's line, with its slowest entry: what to look at when the catch rate grows slow."""
     def count(kind):
-        mine = [why for e, why in results if e.kind == kind]
+        mine = [why for e, why, _ in results if e.kind == kind]
         return len([w for w in mine if not w]), len(mine)
-    return "lab%s: caught %d/%d wrong, accepted %d/%d right (%.0f s)" % (
-        (lab,) + count("wrong") + count("right") + (secs,))
+    took, name = max((t or 0, e.name) for e, _, t in results)
+    return "lab%s: caught %d/%d wrong, accepted %d/%d right (%.0f s; slowest %s, %d s)" % (
+        (lab,) + count("wrong") + count("right") + (secs, name, took))
 
 
 if __name__ == "__main__":
