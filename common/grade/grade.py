@@ -227,6 +227,9 @@ def parse_args(argv):
                     help="with --class: per submission, the tests to grade and whether the race "
                     "checker runs ({NAME: {\"tests\": [...], \"racecheck\": false}}; the "
                     "catch rate's, which grades its catalogue as one class a lab)")
+    ap.add_argument("--no-solution-times", dest="solution_times", action="store_false",
+                    help="with --class: do not grade the solutions first on a machine that has "
+                    "not timed them (each test's limit is then --test-timeout)")
     ap.add_argument("--keep", action="store_true",
                     help="keep the scratch trees (their paths are printed)")
     ap.add_argument("--classroom", metavar="RESULTS_JSON",
@@ -338,6 +341,31 @@ def grade_one(args, staged, what, out, shared, say=None):
         out.rstrip("/"), fmt(results["score"]), fmt(results["max_score"])))
     results["graded"] = bool(labs_done) or not notes
     return results, stopped
+
+
+def time_solutions(args, shared):
+    """A class on a machine that has not timed the solutions of its labs: grades them first,
+    once (build/grade-times.json keeps their times), so that each test's limit is a multiple
+    of the solution's time here and a submission that hangs costs seconds a test, not
+    --test-timeout (on a GPU, where no deadlock is detected, minutes)."""
+    todo = shared.times.unknown()
+    if not todo or not args.solution_times or not os.path.isdir(
+            os.path.join(args.root, "solutions")):
+        return
+    print("class: timing the solutions of %s on this machine first (once; their tests' limits "
+          "come from it)" % " ".join("lab" + n for n in todo), flush=True)
+    mine = copy.copy(args)
+    mine.solution, mine.tests, mine.perf = True, None, False  # solution: its times recorded
+    staged = stage(mine, os.path.join(args.root, "solutions"), shared.labs,
+                   os.path.join(shared.setup, "solutions"))
+    out = tempfile.mkdtemp(prefix="grade-solutions-", dir=shared.setup)
+    lines = []
+    results, _ = grade_one(mine, staged, "solutions/", out, shared, lines.append)
+    if results["score"] == results["max_score"]:
+        shared.times.save()
+    else:
+        print("class: the solutions lost points here, so no test's limit rests on their times:\n"
+              + "\n".join(lines[-12:]), flush=True)
 
 
 def write_private(path, text):
@@ -475,6 +503,7 @@ def main(argv):
             print("class: building what the submissions share", flush=True)
         shared.build(args, bool(args.class_dir))
         if args.class_dir:
+            time_solutions(args, shared)
             return grade_class(args, shared)
         if args.solution:
             staged, what = stage(args, os.path.join(args.root, "solutions"), shared.labs,

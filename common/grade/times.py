@@ -5,9 +5,11 @@ one limit for every test must allow the slowest.
 The times are measured by grading the solutions (`make grade SOLUTION=1`), which records
 every test's time per build in build/grade-times.json, keyed by this machine (its CPU, its
 cores, its GPU) and by the lab's sources (tests and solution): a change to either measures
-again. `make dist` ships the instructor's in common/grade/times.json for graders that have
-no solutions (Gradescope, a Classroom runner); measured elsewhere, they count twice.
-Without either, a test's limit is --test-timeout.
+again. common/grade/times.json holds times measured on a 2-core machine like CI's (`make
+grade-times` writes it; `make dist` adds the instructor's own) for graders that have not
+timed the solutions themselves (CI, Gradescope, a Classroom runner); measured elsewhere,
+they count twice. A class timed the solutions first where it can (grade.py). Without any,
+a test's limit is --test-timeout.
 """
 import hashlib
 import json
@@ -92,6 +94,14 @@ class Times:
                 return entry["runs"][run], weight
         return {}, 1.0
 
+    def unknown(self):
+        """The labs of this grading whose solution times this machine has not measured (for
+        their tests as they are now)."""
+        mine = self.cache.get(self.key, {})
+        return [n for n, d in sorted(self.labs.items())
+                if mine.get("lab" + n, {}).get("sources") !=
+                lab_sources(self.args.root, "lab" + n, d)]
+
     def limit_of(self, lab, run):
         """The function that gives a test of that run its time limit."""
         known, weight = self.known(lab, run)
@@ -122,3 +132,32 @@ class Times:
         with open(path + ".new", "w", encoding="utf-8") as f:
             json.dump(self.cache, f, indent=1, sort_keys=True)
         os.replace(path + ".new", path)
+
+
+def merged(root):
+    """common/grade/times.json as it is, with this machine's times of the solutions over it
+    (the labs it timed); None if neither has any."""
+    kept = Times.read(os.path.join(root, SHIPPED))
+    mine = to_ship(root)
+    kept.update(json.loads(mine) if mine else {})
+    return (json.dumps(kept, indent=1, sort_keys=True) + "\n").encode() if kept else None
+
+
+def main():
+    """--write: common/grade/times.json with this machine's times of the solutions (make
+    grade-times)."""
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if sys.argv[1:] != ["--write"] or not to_ship(root):
+        print("times.py --write: no times of the solutions here (make grade-times makes them)")
+        return 1
+    with open(os.path.join(root, SHIPPED), "wb") as f:
+        f.write(merged(root))
+    print("%s: the solutions' times of %s" % (SHIPPED, " ".join(sorted(
+        Times.read(os.path.join(root, SHIPPED))))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+

@@ -22,11 +22,20 @@ GRADE_FLAGS = --backend $(BACKEND) --out "$(GRADE_OUT)" $(if $(STUDENT),--studen
   $(if $(LAB_TIMEOUT),--lab-timeout $(LAB_TIMEOUT)) \
   $(foreach v,ARCH WERROR SANITIZE,$(if $(filter command line,$(origin $(v))),--make-var "$(v)=$($(v))"))
 
-.PHONY: grade dist test-grader
+# make grade-times: the solutions graded here, and their tests' times written to
+# common/grade/times.json, which a grader that has not timed the solutions itself uses
+# (counted twice; common/grade/times.py): a submission that hangs then costs a test seconds,
+# not TEST_TIMEOUT. Run it on a 2-core machine like CI's after changing a lab's tests: a
+# lab whose tests changed since is not wrong there, only left to TEST_TIMEOUT.
+.PHONY: grade dist test-grader grade-times
 # As root the grader jails the student's code with bubblewrap (common/grade/sandbox.py);
 # without root there is no wall to build, and it needs nothing more.
 grade: $(BUILD)/.need-cmocka $(BUILD)/.need-python3 $(BUILD)/.need-racecheck-gcc $(if $(filter 0,$(shell id -u)),$(BUILD)/.need-bubblewrap)
 	@python3 common/grade/grade.py $(GRADE_FLAGS)
+grade-times: $(BUILD)/.need-cmocka $(BUILD)/.need-python3 $(BUILD)/.need-racecheck-gcc $(if $(filter 0,$(shell id -u)),$(BUILD)/.need-bubblewrap)
+	@python3 common/grade/grade.py --solution --backend cpu --out $(BUILD)/grade-times \
+	  $(foreach l,$(or $(LAB),$(LAB_GOALS)),--lab $(l))
+	@python3 common/grade/times.py --write
 dist: $(BUILD)/.need-python3
 	@python3 common/grade/dist.py $(if $(LAB),--lab $(LAB))
 test-grader: $(BUILD)/.need-python3

@@ -349,6 +349,26 @@ class Parts(unittest.TestCase):
         finally:
             grade.run.judge_and_worker = saved
 
+    def test_limits_from_the_solutions_times(self):
+        import times  # common/grade/times.py
+        root = os.path.join(self.tmp, "root")
+        self.write("root/tests/test_lab01_x.c", "tests")
+        args = argparse.Namespace(root=root, test_timeout=120.0)
+        t = times.Times(args, {}, {"01": "lab01-x"})
+        self.assertEqual(t.unknown(), ["01"])  # a class here times the solution first
+        self.assertEqual(t.limit_of("lab01", "public-cpu")("fast"), 120.0)
+        t.record("lab01", "public-cpu", {"fast": {"status": "passed", "secs": 0.1},
+                                         "slow": {"status": "passed", "secs": 20.0},
+                                         "bad": {"status": "failed", "secs": 1.0}})
+        t.save()
+        t = times.Times(args, {}, {"01": "lab01-x"})
+        self.assertEqual(t.unknown(), [])
+        limit = t.limit_of("lab01", "public-cpu")
+        self.assertEqual((limit("fast"), limit("slow"), limit("bad")),
+                         (times.FLOOR, 100.0, 120.0))
+        self.write("root/tests/test_lab01_x.c", "other tests")  # measured again
+        self.assertEqual(times.Times(args, {}, {"01": "lab01-x"}).unknown(), ["01"])
+
     def test_json_written_when_the_grader_itself_fails(self):
         os.makedirs(os.path.join(self.tmp, "root"))  # a tree with no labs/: the grader fails
         out = os.path.join(self.tmp, "out")
