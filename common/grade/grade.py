@@ -47,12 +47,12 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wall  # noqa: E402  (uids, limits, bounded reads)
 import sandbox  # noqa: E402
-from labgrade import grade_lab, runs_of, worker_targets  # noqa: E402
+from base import base_tree  # noqa: E402
+from labgrade import grade_lab  # noqa: E402
 from prepare import (GraderFault, chosen_labs, close_secrets, ensure_runtimes,  # noqa: E402
                      overlay, prepare_judges, remove, stage)
 from report import classroom_payload, clip, fmt, junit, results_json, summary  # noqa: E402
-from run import Context, Stopped, gpu_owners, make, stop  # noqa: E402
-from sources import student_tree  # noqa: E402
+from run import Context, Stopped, gpu_owners, stop  # noqa: E402
 from times import Times  # noqa: E402
 # What the grader's own tests reach through this module.
 import groups, perf, run, sources  # noqa: E402,F401
@@ -257,7 +257,7 @@ def isolation_note():
 class Shared:
     """What the submissions of one grading share, made before any student code runs: where
     it all lives (setup: the grader's, mode 700), the judges' tree and the device's line,
-    and a scratch tree of the student's build (base) whose common parts are built."""
+    and the tree each submission's build starts from, its common parts built (base.py)."""
 
     def __init__(self, labs):
         self.setup = tempfile.mkdtemp(prefix="grade-setup-", dir=wall.scratch_base())
@@ -265,19 +265,14 @@ class Shared:
         self.base, self.device, self.judges, self.names = None, {}, None, {}
         self.labs = labs
 
-    def build(self, args, class_mode):
+    def build(self, args):
         ensure_runtimes(args)
         self.judges, self.device, self.names = prepare_judges(args, self.labs, self.judges_dir)
         self.times = Times(args, self.device, self.labs)
         run.GPU.owners = gpu_owners(self.device.get("cuda", ""))
-        if class_mode:  # the skeletons' workers: the common objects, built once for all
-            self.base = student_tree(args.root, os.path.join(self.setup, "base"))
-            for build in runs_of(args):
-                targets = [worker_targets(args, "lab" + n, d)[build.kind]
-                           for n, d in self.labs.items()]
-                make(args, self.base, targets, os.path.join(self.setup, "build-%s.txt" %
-                                                           build.kind), build.race,
-                     backend=build.backend)
+        # the skeletons' workers: the common objects, built once for all the submissions
+        # of this grading and those after it (base.py)
+        self.base = base_tree(args, self.labs, self.setup)
 
     def remove(self):
         remove(self.setup, self.judges_dir)
@@ -301,11 +296,8 @@ def grade_one(args, staged, what, out, shared, say=None):
         if isolation_note():
             notes.append(isolation_note())
         wall.own(scratch, None, ids.group, 0o750)
-        if shared.base:  # copied with its mtimes: make rebuilds only the student's files
-            tree = os.path.join(scratch, "tree")
-            shutil.copytree(shared.base, tree, symlinks=True)
-        else:
-            tree = student_tree(args.root, scratch)
+        tree = os.path.join(scratch, "tree")  # with its mtimes: make rebuilds the student's files
+        shutil.copytree(shared.base, tree, symlinks=True)
         submission = overlay(args, staged, tree, labs)
         wall.own_tree(tree, ids.build, ids.group)
         ctx = Context(scratch, tree, shared.judges, ids, shared.device, shared.names)
@@ -501,7 +493,7 @@ def main(argv):
         shared = Shared(chosen_labs(args, []))
         if args.class_dir:
             print("class: building what the submissions share", flush=True)
-        shared.build(args, bool(args.class_dir))
+        shared.build(args)
         if args.class_dir:
             time_solutions(args, shared)
             return grade_class(args, shared)

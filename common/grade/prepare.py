@@ -11,11 +11,16 @@ import shutil
 import subprocess
 
 import wall
+from base import cached, files_under, key
 from report import clip
 from run import (backends, bench_judge_path, build_dir, compiler_message, judge_path, make,
                  no_aslr, racechecked)
 from sources import (exercise_names, find_in_submission, find_labs, judge_tree, plain_env,
                      stage_submission, test_sources)
+
+
+# What of our tree the judges are not built from (sources.judge_tree leaves it out)
+JUDGE_SKIP = {".git", "solutions", "grade", "dist", "build", os.path.join("tests", "grader")}
 
 
 class GraderFault(Exception):
@@ -73,29 +78,36 @@ def prepare_judges(args, labs, where):
     races are checked, the race checker's canary; hands them to the judge uid, then asks the
     devices and runs the canary as that uid. Returns (the judges' tree, {backend: the
     device's line for TESTKIT_GPU_INFO})."""
-    tree = judge_tree(args.root, where)
-    devices = {}
-    for backend in backends(args):
-        targets = [judge_path(args, d, "lab" + n, hidden, backend)
-                   for n, d in labs.items() for hidden in (False, True)
-                   if test_sources(tree, "lab" + n, hidden)]
-        if backend == "cuda" and args.perf:
-            targets += [bench_judge_path(args, d, "lab" + n) for n, d in labs.items()]
-        query = os.path.join(build_dir(args, "", tree="common", backend=backend), "judge",
-                             "device_query")
-        ok, log = make(args, tree, targets + [query],
-                       os.path.join(where, "build-judges-%s.txt" % backend), backend=backend)
-        if not ok:
-            raise GraderFault("the grader could not build its own programs on this machine (a "
-                              "package missing?), so nothing was graded and no submission is "
-                              "charged with it:\n" + compiler_message(log))
-        devices[backend] = os.path.join(tree, query)
+    queries = {b: os.path.join(build_dir(args, "", tree="common", backend=b), "judge",
+                               "device_query") for b in backends(args)}
     canary = os.path.join(build_dir(args, "", race=True, tree="common"), "judge", "race_canary")
-    if racechecked(args):
-        ok, log = make(args, tree, [canary], os.path.join(where, "build-canary.txt"), race=True)
-        if not ok:
-            raise GraderFault("the race checker's canary does not build on this machine, so "
-                              "nothing was graded:\n" + compiler_message(log))
+
+    def build(folder):
+        tree = judge_tree(args.root, folder)
+        for backend, query in queries.items():
+            targets = [judge_path(args, d, "lab" + n, hidden, backend)
+                       for n, d in labs.items() for hidden in (False, True)
+                       if test_sources(tree, "lab" + n, hidden)]
+            if backend == "cuda" and args.perf:
+                targets += [bench_judge_path(args, d, "lab" + n) for n, d in labs.items()]
+            ok, log = make(args, tree, targets + [query],
+                           os.path.join(folder, "build-judges-%s.txt" % backend), backend=backend)
+            if not ok:
+                raise GraderFault("the grader could not build its own programs on this machine "
+                                  "(a package missing?), so nothing was graded and no submission "
+                                  "is charged with it:\n" + compiler_message(log))
+        if racechecked(args):
+            ok, log = make(args, tree, [canary], os.path.join(folder, "build-canary.txt"),
+                           race=True)
+            if not ok:
+                raise GraderFault("the race checker's canary does not build on this machine, so "
+                                  "nothing was graded:\n" + compiler_message(log))
+        return True
+    made = cached(args, "judges", key(args, labs, files_under(args.root, ["."], JUDGE_SKIP),
+                                      args.perf, racechecked(args)), build, where)
+    tree = os.path.join(where, "tree")
+    shutil.copytree(os.path.join(made, "tree"), tree, symlinks=True)
+    devices = {b: os.path.join(tree, q) for b, q in queries.items()}
     wall.own_tree(where, wall.judge_id(), wall.judge_id())
     wall.own(where, wall.judge_id(), wall.judge_id(), 0o700)
     names = list_tests(args, labs, tree, where)
