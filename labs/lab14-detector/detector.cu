@@ -106,8 +106,8 @@ __global__ void detector_warp_per_4_windows(const unsigned char *image, unsigned
  * survivors, so after the first chunks no lane is spent on a window that is already rejected,
  * and a lane waits for another window at most to the end of the chunk. Costs: a launch per
  * chunk (128 of them for 2048 stages, each waiting for the one before, even once the queue is
- * empty) and a write and a read of the queue per survivor per chunk, and the grid, which the
- * host sizes without knowing the queue's length, strides over it. */
+ * empty), a write and a read of the queue per survivor per chunk, and a grid sized without
+ * knowing the queue's length (the host would have to wait for it), striding over it. */
 __global__ void detector_compacted(const unsigned char *image, unsigned width, unsigned height,
                                    const struct detector_stage *cascade, unsigned nstages,
                                    unsigned base, const struct detector_window *in,
