@@ -1,7 +1,8 @@
 /* lab14 tests: every variant's mask and stage counts against the CPU reference, exactly
  * (integer arithmetic), on odd image sizes with objects planted at the borders and corners,
  * an image where nothing passes, a cascade that everything passes, and a single surviving
- * window; outputs poisoned before each run; bad arguments rejected. */
+ * window; outputs poisoned before each run, compacted's scratch poisoned once and then
+ * reused from run to run as the bench reuses it; bad arguments rejected. */
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +15,8 @@
 #include "testkit.h"
 #include "detector.h"
 
-/* A stage count that is no multiple of a warp's 32 nor a group's 8: the last chunk is partial. */
+/* A stage count that is no multiple of a warp's 32, a group's 8 nor compacted's 16: the last
+ * chunk is partial, and compacted's 19 launches go round its three queue counters six times. */
 enum { STAGES = 300 };
 
 /* Runs variant v on the problem in every thread order and compares with the reference. */
@@ -28,6 +30,7 @@ static void check(int v, const unsigned char *image, size_t width, size_t height
     struct gpu_buf dimage = gpu_alloc(width * height);
     struct gpu_buf dcascade = gpu_alloc(nstages * sizeof *cascade);
     struct gpu_buf dmask = gpu_alloc(windows), dran = gpu_alloc(windows * sizeof(unsigned));
+    struct gpu_buf dscratch = gpu_alloc(detector_scratch_bytes(v, width, height));
     detector_cpu(image, width, height, cascade, nstages, want_mask, want_ran);
     gpu_upload(dimage, image, width * height);
     gpu_upload(dcascade, cascade, nstages * sizeof *cascade);
@@ -37,7 +40,8 @@ static void check(int v, const unsigned char *image, size_t width, size_t height
                      width, height, nstages, testkit_order_name(o));
         gpu_poison(dmask);
         gpu_poison(dran);
-        assert_status(detector(v, dimage, width, height, dcascade, nstages, dmask, dran), LAB_OK);
+        assert_status(detector(v, dimage, width, height, dcascade, nstages, dmask, dran, dscratch),
+                      LAB_OK);
         gpu_sync();
         gpu_download(mask, dmask, windows);
         gpu_download(ran, dran, windows * sizeof(unsigned));
@@ -55,6 +59,7 @@ static void check(int v, const unsigned char *image, size_t width, size_t height
     gpu_free(&dcascade);
     gpu_free(&dmask);
     gpu_free(&dran);
+    gpu_free(&dscratch);
     free(mask);
     free(want_mask);
     free(ran);
@@ -164,25 +169,40 @@ static void args_rejected(void)
     struct gpu_buf image = gpu_alloc(40 * 30),
                    cascade = gpu_alloc(8 * sizeof(struct detector_stage));
     struct gpu_buf mask = gpu_alloc(25 * 15), ran = gpu_alloc(25 * 15 * sizeof(unsigned));
+    struct gpu_buf scratch = gpu_alloc(detector_scratch_bytes(DETECTOR_COMPACTED, 40, 30));
     struct gpu_buf none = {NULL, 0}, small = {ran.ptr, ran.bytes - 1};
+    struct gpu_buf short_scratch = {scratch.ptr, scratch.bytes - 1};
+    /* compacted's: its counters and two queues of 8 bytes a window */
+    assert_int_equal(detector_scratch_bytes(DETECTOR_COMPACTED, 40, 30), 16 + 2 * 8 * 25 * 15);
+    assert_int_equal(detector_scratch_bytes(DETECTOR_COMPACTED, 15, 30), 0); /* no window */
+    assert_int_equal(detector_scratch_bytes(DETECTOR_THREAD_PER_WINDOW, 40, 30), 0);
+    assert_int_equal(detector_scratch_bytes(DETECTOR_VARIANTS, 40, 30), 0);
     for (int v = 0; v < DETECTOR_VARIANTS; v++) {
-        assert_status(detector(v, none, 40, 30, cascade, 8, mask, ran), LAB_EINVAL);
-        assert_status(detector(v, image, 40, 30, none, 8, mask, ran), LAB_EINVAL);
-        assert_status(detector(v, image, 40, 30, cascade, 8, none, ran), LAB_EINVAL);
-        assert_status(detector(v, image, 40, 30, cascade, 8, mask, none), LAB_EINVAL);
-        assert_status(detector(v, image, 40, 31, cascade, 8, mask, ran), LAB_EINVAL);
-        assert_status(detector(v, image, 40, 30, cascade, 9, mask, ran), LAB_EINVAL);
-        assert_status(detector(v, image, 40, 30, cascade, 0, mask, ran), LAB_EINVAL);
-        assert_status(detector(v, image, 40, 30, cascade, 8, mask, small), LAB_EINVAL);
-        assert_status(detector(v, image, DETECTOR_MAX_SIDE + 1, 1, cascade, 8, mask, ran),
+        assert_status(detector(v, none, 40, 30, cascade, 8, mask, ran, scratch), LAB_EINVAL);
+        assert_status(detector(v, image, 40, 30, none, 8, mask, ran, scratch), LAB_EINVAL);
+        assert_status(detector(v, image, 40, 30, cascade, 8, none, ran, scratch), LAB_EINVAL);
+        assert_status(detector(v, image, 40, 30, cascade, 8, mask, none, scratch), LAB_EINVAL);
+        assert_status(detector(v, image, 40, 31, cascade, 8, mask, ran, scratch), LAB_EINVAL);
+        assert_status(detector(v, image, 40, 30, cascade, 9, mask, ran, scratch), LAB_EINVAL);
+        assert_status(detector(v, image, 40, 30, cascade, 0, mask, ran, scratch), LAB_EINVAL);
+        assert_status(detector(v, image, 40, 30, cascade, 8, mask, small, scratch), LAB_EINVAL);
+        assert_status(detector(v, image, DETECTOR_MAX_SIDE + 1, 1, cascade, 8, mask, ran, scratch),
                       LAB_EINVAL);
-        assert_status(detector(v, image, 15, 30, cascade, 8, mask, ran), LAB_OK); /* no window */
+        assert_status(detector(v, image, 15, 30, cascade, 8, mask, ran, none), LAB_OK); /* none */
+        /* scratch: none, or one byte short, where the variant needs some */
+        assert_status(detector(v, image, 40, 30, cascade, 8, mask, ran, none),
+                      detector_scratch_bytes(v, 40, 30) ? LAB_EINVAL : LAB_OK);
+        assert_status(detector(v, image, 40, 30, cascade, 8, mask, ran, short_scratch),
+                      detector_scratch_bytes(v, 40, 30) ? LAB_EINVAL : LAB_OK);
     }
-    assert_status(detector(DETECTOR_VARIANTS, image, 40, 30, cascade, 8, mask, ran), LAB_EINVAL);
+    assert_status(detector(DETECTOR_VARIANTS, image, 40, 30, cascade, 8, mask, ran, scratch),
+                  LAB_EINVAL);
+    gpu_sync();
     gpu_free(&image);
     gpu_free(&cascade);
     gpu_free(&mask);
     gpu_free(&ran);
+    gpu_free(&scratch);
 }
 
 static const struct testkit_test tests[] = {

@@ -42,6 +42,9 @@ PLOT_SOURCES := plots/draw.sh $(wildcard plots/*.gp plots/*.awk)
 REFERENCE_TSVS := $(wildcard plots/reference/lab[0-9][0-9].tsv)
 # lab12's timeline (`lab12 run --timeline` on a GPU): plots/timeline.gp draws it
 TIMELINE_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-timeline.tsv)
+# lab14's survival curve (`lab14 run --survival --survival-tsv`, exact on any backend):
+# plots/survival.gp draws it
+SURVIVAL_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-survival.tsv)
 plots-reference: | $(BUILD)/.need-gnuplot
 	@rm -f plots/reference/*.png
 	@for tsv in $(REFERENCE_TSVS); do PLOT_TERMS=png plots/draw.sh $$(basename $$tsv .tsv) \
@@ -49,8 +52,11 @@ plots-reference: | $(BUILD)/.need-gnuplot
 	@for tsv in $(TIMELINE_TSVS); do gnuplot -e "tsv='$$tsv'; out='$${tsv%.tsv}.png'; \
 	  term='png'; title='$$(basename $$tsv .tsv) on the H100 (reference measurement)'" \
 	  plots/timeline.gp || exit 1; done
+	@for tsv in $(SURVIVAL_TSVS); do gnuplot -e "tsv='$$tsv'; out='$${tsv%.tsv}.png'; \
+	  term='png'; title='$$(basename $$tsv -survival.tsv): the windows alive after each stage'" \
+	  plots/survival.gp || exit 1; done
 	@plots/stamp.sh write plots/reference/SHA256SUMS $(PLOT_SOURCES) $(REFERENCE_TSVS) \
-	  $(TIMELINE_TSVS) plots/reference/*.png
+	  $(TIMELINE_TSVS) $(SURVIVAL_TSVS) plots/reference/*.png
 	@echo "plots-reference: $$(ls plots/reference/*.png | wc -l) PNGs in plots/reference/, from $(words $(REFERENCE_TSVS)) TSVs"
 
 # One deck per lab, Markdown to PDF through pandoc's beamer writer, with its lab's plots
@@ -77,7 +83,8 @@ $(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml $(PLOT_SOURCES) $(REFERENC
 # manifests are checked, so that one run names every goal to run.
 check-plots:
 	@ok=1; plots/stamp.sh check plots/reference/SHA256SUMS plots-reference \
-	  $(PLOT_SOURCES) $(REFERENCE_TSVS) $(TIMELINE_TSVS) $(wildcard plots/reference/*.png) || ok=; \
+	  $(PLOT_SOURCES) $(REFERENCE_TSVS) $(TIMELINE_TSVS) $(SURVIVAL_TSVS) \
+	  $(wildcard plots/reference/*.png) || ok=; \
 	plots/stamp.sh check slides/pdf/SHA256SUMS slides $(SLIDE_SOURCES) $(wildcard slides/pdf/*.pdf) || ok=; \
 	[ -n "$$ok" ]
 

@@ -13,9 +13,12 @@ extern const struct lab_job detector_job;
 
 /* The cascade's length, as --stages sets it: each job's setup reads it. */
 extern unsigned opt_stages;
+/* --survival-tsv: where survival writes the windows alive after each stage (NULL: nowhere). */
+extern const char *opt_survival_tsv;
 
 /* run --survival: the windows still alive after 1, 2, 4, ... stages, on the run's image, and
- * the share of the lanes each mapping keeps busy there. */
+ * the share of the lanes each mapping keeps busy there; with --survival-tsv, after every
+ * stage into that file. */
 void survival(struct lab_size size, uint64_t seed);
 
 #endif

@@ -1,7 +1,7 @@
 /* lab14's command line (common/driver.h): its rows (rows.c) are the variants of detector.h,
  * then the CPU reference on one core and on all of them (OpenMP). --stages sets the cascade's
- * length; `run --survival` prints the survival curve, `run --png` the stages each window ran
- * as a heat map. */
+ * length; `run --survival` prints the survival curve (and with --survival-tsv writes it for
+ * plots/survival.gp), `run --png` the stages each window ran as a heat map. */
 #include <string.h>
 #include "cli.h"
 #include "png_write.h"
@@ -9,11 +9,20 @@
 
 /* A few thousand weak classifiers, as the seed's detector has. */
 unsigned opt_stages = 2048;
+const char *opt_survival_tsv;
 
-static const char usage[] = "  --stages N     the cascade's stages, 1 to 65535 (default 2048)\n";
+static const char usage[] =
+    "  --stages N     the cascade's stages, 1 to 65535 (default 2048)\n"
+    "  --survival-tsv FILE  with --survival: the windows alive after each stage, as a TSV\n";
 
 static int option(struct cli *c, const char *name, const char *value)
 {
+    if (!strcmp(name, "--survival-tsv")) {
+        if (!value || !*value)
+            cli_fail(c, name, value, "expected a file name");
+        opt_survival_tsv = value;
+        return 1;
+    }
     if (strcmp(name, "--stages"))
         return 0;
     opt_stages = (unsigned)cli_count(c, name, value, 1, DETECTOR_MAX_STAGES);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "rng.h"
 #include "host.h"
 
@@ -19,7 +20,7 @@ struct job {
     unsigned char *image, *mask, *want_mask;
     unsigned *ran, *want_ran;
     struct detector_stage *cascade;
-    struct gpu_buf dimage, dcascade, dmask, dran;
+    struct gpu_buf dimage, dcascade, dmask, dran, dscratch;
 };
 
 /* The reference on every core: a row of windows at a time to whichever thread is free (the
@@ -40,6 +41,7 @@ static void teardown(void *p)
     gpu_free(&j->dcascade);
     gpu_free(&j->dmask);
     gpu_free(&j->dran);
+    gpu_free(&j->dscratch);
     free(j->image);
     free(j->mask);
     free(j->want_mask);
@@ -89,12 +91,17 @@ static struct job *problem(struct lab_size s, uint64_t seed)
 static void *setup(struct lab_size s, uint64_t seed)
 {
     struct job *j = problem(s, seed);
+    size_t scratch = 0;
     if (!j)
         return NULL;
     j->dimage = gpu_alloc(s.n);
     j->dcascade = gpu_alloc(j->nstages * sizeof *j->cascade);
     j->dmask = gpu_alloc(j->windows);
     j->dran = gpu_alloc(j->windows * sizeof(unsigned));
+    for (int v = 0; v < DETECTOR_VARIANTS; v++) /* the most any variant needs */
+        if (detector_scratch_bytes(v, s.width, s.height) > scratch)
+            scratch = detector_scratch_bytes(v, s.width, s.height);
+    j->dscratch = gpu_alloc(scratch);
     gpu_upload(j->dimage, j->image, s.n);
     gpu_upload(j->dcascade, j->cascade, j->nstages * sizeof *j->cascade);
     return j;
@@ -111,7 +118,7 @@ static int launch(void *p, int row)
         return LAB_OK;
     }
     return detector((enum detector_variant)row, j->dimage, j->width, j->height, j->dcascade,
-                    j->nstages, j->dmask, j->dran);
+                    j->nstages, j->dmask, j->dran, j->dscratch);
 }
 
 static int check(void *p, int row, char *why, size_t why_size)
@@ -155,8 +162,11 @@ static double work(void *p, int row)
     return (double)((struct job *)p)->windows;
 }
 
-/* The heat map of the stages each window ran, on a log scale from 1 (dark blue) to all of
- * them (yellow); the accepted windows white, the pixels past the last window black. */
+/* The heat map of the stages each window ran, a pixel per window, on a log scale from 1 (dark
+ * blue) to all of them (yellow); the accepted windows white, each in a white ring (the pixels
+ * RING windows away across or down) so that a single one shows. */
+enum { RING = 4 };
+
 static int image_size(const void *p, int row, size_t *width, size_t *height)
 {
     const struct job *j = p;
@@ -169,25 +179,67 @@ static int image_size(const void *p, int row, size_t *width, size_t *height)
 static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
 {
     const struct job *j = p;
-    size_t across = j->width - DETECTOR_WIN + 1;
+    size_t across = j->width - DETECTOR_WIN + 1, down = j->height - DETECTOR_WIN + 1;
     (void)row;
-    for (size_t x = 0; x < across; x++, rgb += 3) {
+    for (size_t x = 0; x < across; x++) {
         size_t w = y * across + x;
         double t = log((double)j->ran[w]) / log((double)j->nstages + 1.0);
-        rgb[0] = j->mask[w] ? 255 : (unsigned char)(255.0 * t);
-        rgb[1] = j->mask[w] ? 255 : (unsigned char)(200.0 * t);
-        rgb[2] = j->mask[w] ? 255 : (unsigned char)(160.0 * (1.0 - t));
+        rgb[3 * x] = j->mask[w] ? 255 : (unsigned char)(255.0 * t);
+        rgb[3 * x + 1] = j->mask[w] ? 255 : (unsigned char)(200.0 * t);
+        rgb[3 * x + 2] = j->mask[w] ? 255 : (unsigned char)(160.0 * (1.0 - t));
     }
+    /* the rings of the accepted windows of rows y - RING .. y + RING that cross this row */
+    for (size_t wy = y > RING ? y - RING : 0; wy <= y + RING && wy < down; wy++)
+        for (size_t wx = 0; wx < across; wx++) {
+            if (!j->mask[wy * across + wx])
+                continue;
+            for (size_t x = wx > RING ? wx - RING : 0; x <= wx + RING && x < across; x++)
+                if (wy + RING == y || y + RING == wy || x + RING == wx || wx + RING == x)
+                    memset(rgb + 3 * x, 255, 3);
+        }
+}
+
+/* compacted's lane-steps: for each chunk, its queue (the windows that ran more than base
+ * stages, in window order: the queue's real order is the atomics', and the windows of noise
+ * fall independently of their neighbours, so any order costs the same) in warps of 32, each
+ * stepping through the chunk as long as its longest window. */
+static double compacted_lanes(const struct job *j)
+{
+    unsigned *queue = malloc(j->windows * sizeof *queue);
+    size_t queued = 0;
+    double lanes = 0;
+    if (!queue)
+        return 0;
+    for (size_t w = 0; w < j->windows; w++)
+        queue[queued++] = (unsigned)w;
+    for (unsigned base = 0; base < j->nstages && queued; base += DETECTOR_CHUNK) {
+        unsigned end = j->nstages - base < DETECTOR_CHUNK ? j->nstages : base + DETECTOR_CHUNK;
+        size_t kept = 0;
+        for (size_t i0 = 0; i0 < queued; i0 += 32) {
+            unsigned longest = 0;
+            for (size_t i = i0; i < i0 + 32 && i < queued; i++) {
+                unsigned ran = j->want_ran[queue[i]], here = (ran < end ? ran : end) - base;
+                longest = here > longest ? here : longest;
+                if (ran > end) /* alive past the chunk: in the next queue */
+                    queue[kept++] = queue[i];
+            }
+            lanes += 32.0 * longest;
+        }
+        queued = kept;
+    }
+    free(queue);
+    return lanes;
 }
 
 /* The lanes each mapping keeps busy on the job's image: the stages its windows need over the
  * lane-steps a mapping spends on them. A warp of 32 windows (a thread each) steps as long as
  * its longest window; a warp per window steps 32 stages at a time; a warp per 4 windows of a
- * row, 8 stages of each at a time, as long as its longest. */
+ * row, 8 stages of each at a time, as long as its longest; compacted, as compacted_lanes
+ * says. */
 static void busy_lanes(const struct job *j, size_t stages)
 {
     size_t across = j->width - DETECTOR_WIN + 1, down = j->height - DETECTOR_WIN + 1;
-    double thread = 0, warp = 0, group = 0;
+    double thread = 0, warp = 0, group = 0, compacted = compacted_lanes(j);
     for (size_t w0 = 0; w0 < j->windows; w0 += 32) {
         unsigned longest = 0;
         for (size_t w = w0; w < w0 + 32 && w < j->windows; w++)
@@ -204,40 +256,72 @@ static void busy_lanes(const struct job *j, size_t stages)
             group += 32.0 * ((longest + 7) / 8);
         }
     printf("lanes busy: %.1f %% with a thread per window, %.1f %% with a warp per window, %.1f %% "
-           "with a warp per 4 windows\n",
-           100.0 * stages / thread, 100.0 * stages / warp, 100.0 * stages / group);
+           "with a warp per 4 windows, %.1f %% compacted (chunks of %u stages)\n",
+           100.0 * stages / thread, 100.0 * stages / warp, 100.0 * stages / group,
+           100.0 * stages / compacted, DETECTOR_CHUNK);
+}
+
+/* The survival curve as a TSV (plots/survival.gp draws it): the windows alive after each
+ * stage t = 0 .. nstages (those that ran more than t stages, and the accepted ones), and
+ * whether compacted starts a launch there, whose queue they are. A comment line first says
+ * what was run. */
+static int survival_tsv(const struct job *j, const size_t *alive, uint64_t seed, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    fprintf(f, "# lab14 survival: %zu x %zu image, %zu windows, %u stages, seed %llu\n", j->width,
+            j->height, j->windows, j->nstages, (unsigned long long)seed);
+    fprintf(f, "stage\talive\tpercent\tlaunch\n");
+    for (unsigned t = 0; t <= j->nstages; t++)
+        fprintf(f, "%u\t%zu\t%.6f\t%d\n", t, alive[t], 100.0 * alive[t] / j->windows,
+                t < j->nstages && t % DETECTOR_CHUNK == 0);
+    if (fclose(f)) {
+        perror(path);
+        return -1;
+    }
+    printf("%s: the windows alive after each stage\n", path);
+    return 0;
 }
 
 void survival(struct lab_size size, uint64_t seed)
 {
     struct job *j = problem(size, seed);
-    if (!j || !j->windows) {
+    size_t *alive = j ? calloc(j->nstages + 1, sizeof *alive) : NULL;
+    size_t accepted = 0, stages = 0;
+    if (!j || !alive || !j->windows) {
         printf("survival: no windows in a %zu x %zu image\n", size.width, size.height);
+        free(alive);
         if (j)
             teardown(j);
         return;
     }
+    /* alive[t]: the windows that ran more than t stages, or all of them and were accepted */
+    for (size_t w = 0; w < j->windows; w++) {
+        alive[j->want_mask[w] ? j->nstages : j->want_ran[w] - 1]++;
+        accepted += j->want_mask[w];
+        stages += j->want_ran[w];
+    }
+    for (unsigned t = j->nstages; t-- > 0;)
+        alive[t] += alive[t + 1];
     printf("survival of %zu windows (%zu x %zu image, %u stages, seed %llu):\n", j->windows,
            j->width, j->height, j->nstages, (unsigned long long)seed);
     printf("%10s %12s %9s\n", "stages", "alive after", "%");
     for (unsigned t = 1;; t = t * 2 < j->nstages ? t * 2 : j->nstages) {
-        size_t alive = 0;
-        for (size_t w = 0; w < j->windows; w++)
-            alive += j->want_ran[w] > t || j->want_mask[w];
-        printf("%10u %12zu %9.4f\n", t, alive, 100.0 * alive / j->windows);
+        printf("%10u %12zu %9.4f\n", t, alive[t], 100.0 * alive[t] / j->windows);
         if (t == j->nstages)
             break;
     }
-    size_t last = 0, accepted = 0, stages = 0;
-    for (size_t w = 0; w < j->windows; w++) {
-        last += j->want_ran[w] == j->nstages;
-        accepted += j->want_mask[w];
-        stages += j->want_ran[w];
-    }
     printf("%zu windows (%.4f %%) reached the last stage, %zu of them accepted; %.1f stages a "
            "window on average\n",
-           last, 100.0 * last / j->windows, accepted, (double)stages / j->windows);
+           alive[j->nstages - 1], 100.0 * alive[j->nstages - 1] / j->windows, accepted,
+           (double)stages / j->windows);
     busy_lanes(j, stages);
+    if (opt_survival_tsv && survival_tsv(j, alive, seed, opt_survival_tsv))
+        exit(1);
+    free(alive);
     teardown(j);
 }
 

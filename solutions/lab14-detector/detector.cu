@@ -176,3 +176,76 @@ __global__ void detector_warp_per_4_windows(const unsigned char *image, unsigned
     }
     /* SOLUTION END */
 }
+
+/* 4. Compacted: the cascade in chunks of DETECTOR_CHUNK stages, a launch each, over a queue of
+ * the windows still alive. A thread takes a window of the queue and walks the chunk's stages
+ * with the early exit; a window that a stage rejects is written out, one that passes the chunk
+ * goes into the next launch's queue with its confidence. The warp's survivors take their
+ * places with one atomicAdd (a ballot says which lanes keep a window, __popc how many, and
+ * each lane's place is the keepers below it): the queue's order is whatever the atomics'
+ * order is, and nothing depends on it, since each window's answer goes to its own place in
+ * mask and ran. Teaches compaction between launches: the work of a launch follows the
+ * survivors, so after the first chunks no lane is spent on a window that is already rejected,
+ * and a lane waits for another window at most to the end of the chunk. Costs: a launch per
+ * chunk (128 of them for 2048 stages, each waiting for the one before, even once the queue is
+ * empty), a write and a read of the queue per survivor per chunk, and a grid sized without
+ * knowing the queue's length (the host would have to wait for it), striding over it. */
+__global__ void detector_compacted(const unsigned char *image, unsigned width, unsigned height,
+                                   const struct detector_stage *cascade, unsigned nstages,
+                                   unsigned base, const struct detector_window *in,
+                                   struct detector_window *out, unsigned *counts,
+                                   unsigned char *mask, unsigned *ran)
+{
+    unsigned across = width - DETECTOR_WIN + 1, down = height - DETECTOR_WIN + 1;
+    unsigned lane = threadIdx.x % WARP, chunk = base / DETECTOR_CHUNK;
+    /* SOLUTION BEGIN: end = base + DETECTOR_CHUNK, or nstages if less. The queue: queued =
+     * across * down windows for chunk 0 (entry i: window i, d = 0), else counts[chunk % 3]
+     * entries of in. Thread 0 of block 0 zeroes counts[(chunk + 2) % 3]. The warps stride
+     * over the queue by the grid's threads, each warp at i0 = its first thread's global index
+     * (the same for its 32 lanes, so that all of them reach every *_sync); lane's entry
+     * i = i0 + lane when below queued: stages base .. end - 1 from its d, stopping at the
+     * first d < s.reject (mask 0, ran t + 1); alive after end == nstages: mask 1, ran
+     * nstages; alive before that: kept. keep = __ballot_sync of the kept lanes; lane 0 takes
+     * __popc(keep) places at once, at = atomicAdd(&counts[(chunk + 1) % 3], __popc(keep)),
+     * when keep != 0; __shfl_sync gives at to every lane; a kept lane writes its window and
+     * d to out[at + the kept lanes below it]. */
+    unsigned end = nstages - base < DETECTOR_CHUNK ? nstages : base + DETECTOR_CHUNK;
+    unsigned queued = base == 0 ? across * down : counts[chunk % 3];
+    unsigned *next = &counts[(chunk + 1) % 3];
+    size_t i0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x - lane;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        counts[(chunk + 2) % 3] = 0;
+    for (; i0 < queued; i0 += (size_t)gridDim.x * blockDim.x) {
+        size_t i = i0 + lane;
+        struct detector_window q = {(unsigned)i, 0};
+        int kept = 0;
+        if (i < queued) {
+            if (base != 0)
+                q = in[i];
+            const unsigned char *p = image + q.window / across * width + q.window % across;
+            unsigned t = base;
+            for (; t < end; t++) {
+                struct detector_stage s = stage(cascade, t);
+                q.d += respond(p, width, s);
+                if (q.d < s.reject)
+                    break;
+            }
+            if (t < end) {
+                mask[q.window] = 0;
+                ran[q.window] = t + 1;
+            } else if (end == nstages) {
+                mask[q.window] = 1;
+                ran[q.window] = nstages;
+            } else {
+                kept = 1;
+            }
+        }
+        unsigned keep = __ballot_sync(FULL_MASK, kept), at = 0;
+        if (lane == 0 && keep)
+            at = atomicAdd(next, __popc(keep));
+        at = __shfl_sync(FULL_MASK, at, 0);
+        if (kept)
+            out[at + __popc(keep & ((1u << lane) - 1))] = q;
+    }
+    /* SOLUTION END */
+}

@@ -1,8 +1,9 @@
 /* lab14 hidden tests: run by `make grade` only, never shipped to students (make dist leaves
  * tests/hidden/ out). They check what the visible tests leave open, a test per variant: rows of
  * windows one below, at and one above a multiple of the 4 windows of a warp, cascades one below,
- * at and one above a multiple of the 8 and 32 stages of a chunk, the image 1 to 3 bytes past an
- * aligned start, and the outputs inside poison that must stay untouched. Points:
+ * at and one above a multiple of the 8 and 32 stages of a chunk and of compacted's 16 and 48
+ * (three launches: its queue counters come round), the image 1 to 3 bytes past an aligned
+ * start, and the outputs inside poison that must stay untouched. Points:
  * tests/hidden/lab14.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@ static void check(int v, size_t width, size_t height, unsigned nstages, size_t s
     struct gpu_buf dimage = gpu_alloc(width * height + shift), dmask = gpu_alloc(all);
     struct gpu_buf dran = gpu_alloc(all * sizeof(unsigned));
     struct gpu_buf dcascade = gpu_alloc(nstages * sizeof *cascade);
+    struct gpu_buf dscratch = gpu_alloc(detector_scratch_bytes(v, width, height));
     struct gpu_buf in = {(unsigned char *)dimage.ptr + shift, width * height};
     struct gpu_buf out_mask = {(unsigned char *)dmask.ptr + SPARE, windows};
     struct gpu_buf out_ran = {(unsigned *)dran.ptr + SPARE, windows * sizeof(unsigned)};
@@ -40,7 +42,8 @@ static void check(int v, size_t width, size_t height, unsigned nstages, size_t s
     gpu_download(want_mask, dmask, all); /* the poison, where nothing may be written */
     gpu_download(want_ran, dran, all * sizeof(unsigned));
     detector_cpu(image, width, height, cascade, nstages, want_mask + SPARE, want_ran + SPARE);
-    assert_status(detector(v, in, width, height, dcascade, nstages, out_mask, out_ran), LAB_OK);
+    assert_status(detector(v, in, width, height, dcascade, nstages, out_mask, out_ran, dscratch),
+                  LAB_OK);
     gpu_sync();
     gpu_download(mask, dmask, all);
     gpu_download(ran, dran, all * sizeof(unsigned));
@@ -56,6 +59,7 @@ static void check(int v, size_t width, size_t height, unsigned nstages, size_t s
     gpu_free(&dmask);
     gpu_free(&dran);
     gpu_free(&dcascade);
+    gpu_free(&dscratch);
     free(image);
     free(mask);
     free(want_mask);
@@ -66,12 +70,15 @@ static void check(int v, size_t width, size_t height, unsigned nstages, size_t s
 
 static void chunk_edges(int v)
 {
-    static const unsigned stages[] = {7, 8, 9, 31, 32, 33};
+    static const unsigned stages[] = {7, 8, 9, 31, 32, 33}, launches[] = {15, 16, 17, 47, 48, 49};
     size_t k = 0;
     /* windows a row: 3, 4, 5 and 7, 8, 9, around a warp's 4 and two warps' 8 */
     for (size_t across = 3; across <= 9; across++, k++)
         if (across % 4 != 2)
             check(v, across + DETECTOR_WIN - 1, 16 + k % 3, stages[k % 6], k % 3 + 1);
+    /* around compacted's chunk of 16 stages and its third launch */
+    for (k = 0; k < 6; k++)
+        check(v, 20 + k, 17 + k % 2, launches[k], k % 3 + 1);
 }
 
 static const struct testkit_test tests[] = {

@@ -1,6 +1,7 @@
 """lab14 detector: the prefix sum's shuffles and lane guard, the ballot's byte and the decision
-per window, the window counts at the borders, the stage count, and the groups of 8 lanes' running
-confidence and their warp's loop."""
+per window, the window counts at the borders, the stage count, the groups of 8 lanes' running
+confidence and their warp's loop, and compacted's queue: its counters, its append and its
+chunks."""
 from catalogue import right, wrong
 
 FILE = "detector.cu"
@@ -58,6 +59,39 @@ WRONG = {
     "group_stops_at_first_death": wrong([("base < nstages && __any_sync(FULL_MASK, alive);",
                                           "base < nstages && __all_sync(FULL_MASK, alive);")],
                                         ["warp_per_4_windows"]),
+    # compacted: the counter that the next launch appends to left as it was: from the fourth
+    # launch on, a queue's survivors land after the count of three launches before, and the
+    # next launch reads stale windows between
+    "queue_counter_not_reset": wrong([
+        ("    if (blockIdx.x == 0 && threadIdx.x == 0)\n        counts[(chunk + 2) % 3] = 0;\n",
+         "")], ["compacted"]),
+    # the warp's places taken with a read and a write instead of an atomicAdd: two warps read
+    # the same count and write their survivors over each other's (a race the race checker names)
+    "append_without_atomic": wrong([
+        ("            at = atomicAdd(next, __popc(keep));",
+         "        {\n            at = *next;\n            *next = at + __popc(keep);\n        }")],
+        ["compacted"], race=True, line="            at = *next;"),
+    # a chunk's last stage left out: base + 15 is never evaluated, the next launch starts at
+    # base + 16
+    "chunk_drops_last_stage": wrong([
+        ("? nstages : base + DETECTOR_CHUNK;", "? nstages : base + DETECTOR_CHUNK - 1;")],
+        ["compacted"]),
+    # the survivors of the last chunk appended to a queue nobody reads instead of accepted:
+    # their mask and count never written
+    "last_chunk_not_accepted": wrong([
+        ("            } else if (end == nstages) {", "            } else if (end > nstages) {")],
+        ["compacted"]),
+    # a lane's place counted with itself among the keepers below it: every survivor one place
+    # late, the warp's last one in the next warp's first place, its own first place stale
+    "place_counts_own_lane": wrong([
+        ("out[at + __popc(keep & ((1u << lane) - 1))] = q;",
+         "out[at + __popc(keep & ((2u << lane) - 1))] = q;")],
+        ["compacted"]),
+    # the survivor's window queued without its confidence: the next chunk starts from d = 0
+    "confidence_not_carried": wrong([
+        ("            if (base != 0)\n                q = in[i];",
+         "            if (base != 0)\n                q.window = in[i].window;")],
+        ["compacted"]),
 }
 
 RIGHT = {
@@ -80,6 +114,21 @@ RIGHT = {
     "group_shuffle_full_width": right([("            int y = __shfl_up_sync(FULL_MASK, x, off, GROUP);",
                                         "            int y = __shfl_up_sync(FULL_MASK, x, off);")],
                                       ["warp_per_4_windows"]),
+    # an atomicAdd per survivor instead of one per warp: more atomics on one counter, the same
+    # queue in another order
+    "atomic_per_survivor": right([
+        ("        unsigned keep = __ballot_sync(FULL_MASK, kept), at = 0;\n"
+         "        if (lane == 0 && keep)\n            at = atomicAdd(next, __popc(keep));\n"
+         "        at = __shfl_sync(FULL_MASK, at, 0);\n        if (kept)\n"
+         "            out[at + __popc(keep & ((1u << lane) - 1))] = q;",
+         "        if (kept)\n            out[atomicAdd(next, 1u)] = q;")], ["compacted"]),
+    # the warp's first keeper, not lane 0, takes the places
+    "first_keeper_leads": right([
+        ("        if (lane == 0 && keep)\n            at = atomicAdd(next, __popc(keep));\n"
+         "        at = __shfl_sync(FULL_MASK, at, 0);",
+         "        int leader = keep ? __ffs(keep) - 1 : 0;\n"
+         "        if (lane == (unsigned)leader && keep)\n            at = atomicAdd(next, __popc(keep));\n"
+         "        at = __shfl_sync(FULL_MASK, at, leader);")], ["compacted"]),
     # the guard folded into the shuffle's value
     "guard_in_select": right([
         ("            int y = __shfl_up_sync(FULL_MASK, x, off);\n            if (lane >= off)\n"
