@@ -248,13 +248,13 @@ static const struct shape images[] = {
     {1, 1},   {40, 1},   {1, 40}, {2, 2}, {SOBEL_BX, SOBEL_TY}, {SOBEL_BX + 1, SOBEL_TY + 1},
     {61, 23}, {13, 131}, {97, 70}};
 
-/* The rows of image k: for sobel_texture sobel_pitch's, or 32 bytes more (a texture takes
- * multiples of the device's alignment); for sobel_shared as wide as the image, 3 bytes more,
- * or sobel_pitch's. */
+/* The rows of image k: for sobel_texture sobel_pitch's, or 128 bytes more (a texture takes
+ * multiples of the device's alignment, 32 bytes on recent GPUs); for sobel_shared as wide as
+ * the image, 3 bytes more, or sobel_pitch's. */
 static size_t image_pitch(int v, size_t k, size_t width)
 {
     if (v == ST_SOBEL_TEXTURE)
-        return sobel_pitch(width) + (k % 2 ? 32 : 0);
+        return sobel_pitch(width) + (k % 2 ? SOBEL_ROW_ALIGN : 0);
     return k % 3 == 0 ? width : k % 3 == 1 ? width + 3 : sobel_pitch(width);
 }
 
