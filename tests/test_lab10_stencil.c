@@ -2,15 +2,18 @@
  * inputs and poisoned outputs, under every thread order. Lines of 1, a block and a tile and one
  * more, primes; grids of 1 x 1, a row, a column, narrower than the temporal halo, a block and
  * one more cell each way, prime and non-square sides, rows padded or not, 1 to 9 steps, random
- * sources. Per variant: impulses
- * on every block edge (the halo), the edges (outside a line is 0, a grid's edge is
- * insulated: a uniform grid stays uniform, which for heat_texture is its clamp addressing),
- * and for the heat variants that the grid's heat is conserved exactly without sources and
- * that n steps in one call are n calls of one step. Bad arguments return LAB_EINVAL. */
+ * sources; images of the same kinds of shapes, random and low-contrast bytes, rows padded or
+ * not. Per variant: impulses on every block edge and corner (the halo), the edges (outside a
+ * line is 0, a grid's edge is insulated: a uniform grid stays uniform, which for heat_texture
+ * is its clamp addressing; an image's border is replicated: a constant image has no edge, a
+ * step its height on both sides of it), and for the heat variants that the grid's heat is
+ * conserved exactly without sources and that n steps in one call are n calls of one step.
+ * Bad arguments return LAB_EINVAL. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -27,6 +30,11 @@ struct shape {
 static int is_heat(int v)
 {
     return stencil_facts[v].kind == GRID_HEAT;
+}
+
+static int is_sobel(int v)
+{
+    return stencil_facts[v].kind == IMAGE_SOBEL;
 }
 
 /* ---------------------------------------------------------------- lines */
@@ -190,9 +198,88 @@ static void heat_matches(int v)
         }
 }
 
+/* ---------------------------------------------------------------- images */
+
+/* Variant v's edges of the image in (pitch x height bytes) under every order, against the
+ * reference: the output poisoned with 0xFF bytes, then once more with zeros, so that a pixel
+ * left unwritten shows whatever its right value (255 is one). */
+static void expect_sobel(int v, const unsigned char *in, struct shape s, size_t pitch,
+                         const char *what)
+{
+    size_t bytes = pitch * s.height;
+    unsigned char *want = malloc(bytes), *got = malloc(bytes), *zeros = calloc(bytes, 1);
+    struct gpu_buf din = gpu_alloc(bytes), dout = gpu_alloc(bytes);
+    int orders = testkit_orders(s.width * s.height);
+    sobel_cpu(in, want, s.width, s.height, pitch);
+    gpu_upload(din, in, bytes);
+    for (int o = 0; o <= orders; o++) {
+        int zeroed = o == orders; /* the last run: the first order again, zeros as poison */
+        testkit_set_order(zeroed ? 0 : o);
+        testkit_case("%s, %s, %zu x %zu (pitch %zu), order %s%s", stencil_variants[v].name, what,
+                     s.width, s.height, pitch, testkit_order_name(zeroed ? 0 : o),
+                     zeroed ? ", output zeroed" : "");
+        if (zeroed)
+            gpu_upload(dout, zeros, bytes);
+        else
+            gpu_poison(dout);
+        assert_status(sobel((enum stencil_variant)v, din, dout, s.width, s.height, pitch), LAB_OK);
+        gpu_sync();
+        gpu_download(got, dout, bytes);
+        for (size_t y = 0; y < s.height; y++)
+            for (size_t x = 0; x < s.width; x++)
+                if (got[y * pitch + x] != want[y * pitch + x])
+                    fail_msg("%s, %s, %zu x %zu (pitch %zu), order %s%s: pixel (%zu, %zu) = %d, "
+                             "want %d (pixel (%zu, %zu) of its block's %d x %d)",
+                             stencil_variants[v].name, what, s.width, s.height, pitch,
+                             testkit_order_name(zeroed ? 0 : o), zeroed ? ", output zeroed" : "", x,
+                             y, got[y * pitch + x], want[y * pitch + x], x % SOBEL_BX, y % SOBEL_TY,
+                             SOBEL_BX, SOBEL_TY);
+    }
+    gpu_free(&din);
+    gpu_free(&dout);
+    free(want);
+    free(got);
+    free(zeros);
+}
+
+/* 1 x 1, a row, a column, 2 x 2, a block (32 x 32) and one more pixel each way, prime and
+ * non-square sides, tall and wide. */
+static const struct shape images[] = {
+    {1, 1},   {40, 1},   {1, 40}, {2, 2}, {SOBEL_BX, SOBEL_TY}, {SOBEL_BX + 1, SOBEL_TY + 1},
+    {61, 23}, {13, 131}, {97, 70}};
+
+/* The rows of image k: for sobel_texture sobel_pitch's, or 128 bytes more (a texture takes
+ * multiples of the device's alignment, 32 bytes on recent GPUs); for sobel_shared as wide as
+ * the image, 3 bytes more, or sobel_pitch's. */
+static size_t image_pitch(int v, size_t k, size_t width)
+{
+    if (v == ST_SOBEL_TEXTURE)
+        return sobel_pitch(width) + (k % 2 ? SOBEL_ROW_ALIGN : 0);
+    return k % 3 == 0 ? width : k % 3 == 1 ? width + 3 : sobel_pitch(width);
+}
+
+/* Random bytes (every edge saturates somewhere), and bytes from 100 to 131 (none does:
+ * the division by 4 is seen in every pixel), the ends of rows too. */
+static void sobel_matches(int v)
+{
+    for (size_t k = 0; k < COUNT(images); k++)
+        for (int contrast = 0; contrast < 2; contrast++) {
+            struct shape s = images[k];
+            size_t pitch = image_pitch(v, k, s.width), bytes = pitch * s.height;
+            unsigned char *in = malloc(bytes);
+            testkit_bytes(in, bytes);
+            for (size_t i = 0; contrast && i < bytes; i++)
+                in[i] = (unsigned char)(100 + in[i] % 32);
+            expect_sobel(v, in, s, pitch, contrast ? "low contrast" : "random");
+            free(in);
+        }
+}
+
 static void matches_cpu(int v)
 {
-    if (is_heat(v))
+    if (is_sobel(v))
+        sobel_matches(v);
+    else if (is_heat(v))
         heat_matches(v);
     else
         line_matches(v);
@@ -211,6 +298,32 @@ static int at_edge(size_t c, size_t size, size_t side)
  * comes from the halo. Sources on edges too. */
 static void block_edges(int v)
 {
+    if (is_sobel(v)) { /* 2 blocks and 9 x 7 pixels: both sides of each edge and corner */
+        struct shape s = {2 * SOBEL_BX + 9, 2 * SOBEL_TY + 7};
+        size_t pitch = sobel_pitch(s.width);
+        unsigned char *in = calloc(pitch * s.height, 1);
+        for (size_t x = 0; x < s.width; x++)
+            for (size_t y = 0; y < s.height; y++)
+                if (at_edge(x, SOBEL_BX, s.width) && at_edge(y, SOBEL_TY, s.height))
+                    in[y * pitch + x] = (unsigned char)(40 + (7 * x + 13 * y) % 200);
+        expect_sobel(v, in, s, pitch, "impulses at the block edges and corners");
+        /* one pixel at each block corner, alone: (31, 31) is in block (0, 0) and the
+         * north-west corner of block (1, 1)'s halo, (32, 31) the north-east corner of
+         * block (0, 1)'s, (31, 32) the south-west one of block (1, 0)'s, (32, 32) the
+         * south-east one of block (0, 0)'s: each corner of the halo in turn */
+        for (size_t corner = 0; corner < 4; corner++) {
+            char what[64];
+            memset(in, 0, pitch * s.height);
+            for (size_t x = SOBEL_BX - 1 + corner % 2; x < s.width; x += SOBEL_BX)
+                for (size_t y = SOBEL_TY - 1 + corner / 2; y < s.height; y += SOBEL_TY)
+                    in[y * pitch + x] = 200;
+            snprintf(what, sizeof what, "a pixel at (%zu, %zu) of each block",
+                     SOBEL_BX - 1 + corner % 2, SOBEL_TY - 1 + corner / 2);
+            expect_sobel(v, in, s, pitch, what);
+        }
+        free(in);
+        return;
+    }
     if (!is_heat(v)) {
         size_t n = 3 * LINE_TILE + 5;
         int *in = calloc(n, sizeof(int));
@@ -240,8 +353,64 @@ static void block_edges(int v)
 /* The boundary rules. A line of one value c: adjacent gives c then zeros, the weighted
  * stencil less near the ends, where outside counts 0. A uniform grid stays uniform: no heat
  * leaks through an edge (for heat_texture: clamp addressing). */
+/* A width x height image, `pitch` bytes a row: a step from `low` to `high` between
+ * columns (vertical) or rows at `at - 1` and `at`, and the edges it has: the step's height
+ * on both sides of it, 0 elsewhere (the replicated border adds no edge). */
+static void step_image(unsigned char *in, unsigned char *want, struct shape s, size_t pitch,
+                       int vertical, size_t at, int low, int high)
+{
+    for (size_t y = 0; y < s.height; y++)
+        for (size_t x = 0; x < s.width; x++) {
+            size_t c = vertical ? x : y;
+            in[y * pitch + x] = (unsigned char)(c < at ? low : high);
+            want[y * pitch + x] = (unsigned char)(c + 1 == at || c == at ? abs(high - low) : 0);
+        }
+}
+
+/* An image's border: a constant image has no edge (0 everywhere, the border pixels too,
+ * whose neighbours outside the image repeat the edge's); a straight step of height h gives h
+ * on both sides of it, 0 elsewhere, at the image's first and last columns and rows too, and
+ * at a block's edge. The expected edges are the definition's, and the reference's too. */
+static void sobel_edges(int v)
+{
+    static const struct shape flat[] = {{1, 1}, {2, 2}, {1, 17}, {17, 1}, {33, 17}};
+    static const struct shape step = {2 * SOBEL_BX + 5, SOBEL_TY + 9};
+    static const size_t at[] = {1, 2, SOBEL_BX, SOBEL_BX + 1, 2 * SOBEL_BX + 4};
+    size_t pitch = sobel_pitch(step.width);
+    unsigned char *in = malloc(pitch * step.height), *want = malloc(pitch * step.height);
+    unsigned char *ref = malloc(pitch * step.height);
+    for (size_t k = 0; k < COUNT(flat); k++) {
+        size_t p = sobel_pitch(flat[k].width);
+        memset(in, 173, p * flat[k].height);
+        memset(want, 0, p * flat[k].height);
+        sobel_cpu(in, ref, flat[k].width, flat[k].height, p);
+        for (size_t y = 0; y < flat[k].height; y++)
+            assert_memory_equal(ref + y * p, want + y * p, flat[k].width);
+        expect_sobel(v, in, flat[k], p, "constant");
+    }
+    for (int vertical = 0; vertical < 2; vertical++)
+        for (size_t k = 0; k < COUNT(at); k++) {
+            size_t side = vertical ? step.width : step.height;
+            int low = k % 2 ? 200 : 30, high = k % 2 ? 30 : 200;
+            if (at[k] >= side)
+                continue;
+            step_image(in, want, step, pitch, vertical, at[k], low, high);
+            sobel_cpu(in, ref, step.width, step.height, pitch);
+            for (size_t y = 0; y < step.height; y++)
+                assert_memory_equal(ref + y * pitch, want + y * pitch, step.width);
+            expect_sobel(v, in, step, pitch, vertical ? "a vertical step" : "a horizontal step");
+        }
+    free(in);
+    free(want);
+    free(ref);
+}
+
 static void edges(int v)
 {
+    if (is_sobel(v)) {
+        sobel_edges(v);
+        return;
+    }
     if (!is_heat(v)) {
         static const size_t ns[] = {1, 2, RADIUS + 1, 2 * RADIUS + 1, LINE_THREADS + 1};
         for (size_t k = 0; k < COUNT(ns); k++) {
@@ -344,6 +513,43 @@ static void steps_compose(int v)
 
 /* ---------------------------------------------------------------- host and arguments */
 
+/* The Sobel reference on what a hand works out, and sobel_magnitude (the kernels') against
+ * it on random windows and the extremes. */
+static void sobel_reference(void)
+{
+    /* 3 x 3, 40 in the middle: each neighbour sees it at weight 1 in one mask and 1 in the
+     * other, or 2 in one: (40 + 40) / 4 or 80 / 4; the middle itself weighs 0 */
+    const unsigned char dot[9] = {0, 0, 0, 0, 40, 0, 0, 0, 0};
+    const unsigned char dot_edges[9] = {20, 20, 20, 20, 0, 20, 20, 20, 20};
+    /* 4 x 1, a step of 80: |Sx| = 4 x 80 beside it; the first and last pixels' outside
+     * neighbours repeat them (with zeros outside they would see an edge of 10) */
+    const unsigned char step[4] = {10, 10, 90, 90}, step_edges[4] = {0, 80, 80, 0};
+    /* 3 x 3 with a corner of 255: a diagonal edge, the largest there is */
+    const unsigned char corner[9] = {0, 0, 0, 0, 0, 255, 0, 255, 255};
+    unsigned char out[9], img[9];
+    sobel_cpu(dot, out, 3, 3, 3);
+    assert_memory_equal(out, dot_edges, 9);
+    sobel_cpu(step, out, 4, 1, 4);
+    assert_memory_equal(out, step_edges, 4);
+    sobel_cpu(corner, out, 3, 3, 3);
+    assert_int_equal(out[4], 255); /* |Sx| + |Sy| = 765 + 765, over 4 is 382: capped */
+    for (int k = 0; k < 20000; k++) {
+        int w[3], m[3], e[3];
+        testkit_bytes(img, 9);
+        if (k < 2) /* the largest |Sx| + |Sy|: 1530, and 0 */
+            for (int i = 0; i < 9; i++)
+                img[i] = (unsigned char)(k ? 0 : (i % 3 == 2 || i / 3 == 2) ? 255 : 0);
+        for (int r = 0; r < 3; r++)
+            w[r] = img[3 * r], m[r] = img[3 * r + 1], e[r] = img[3 * r + 2];
+        sobel_cpu(img, out, 3, 3, 3);
+        if (sobel_magnitude(w, m, e) != out[4])
+            fail_msg("sobel_magnitude = %d, the reference %d, for the window %d %d %d / %d %d %d "
+                     "/ %d %d %d",
+                     sobel_magnitude(w, m, e), out[4], img[0], img[1], img[2], img[3], img[4],
+                     img[5], img[6], img[7], img[8]);
+    }
+}
+
 static void reference_cpu(void)
 {
     const int line[4] = {3, 5, 2, -1}, diff[4] = {3, 2, -3, -3};
@@ -368,6 +574,7 @@ static void reference_cpu(void)
     assert_int_equal(out[0], 70 + (500 - 70) / 8);
     assert_int_equal(out[1], 500);
     assert_int_equal(out[2], -70 + (500 + 70) / 8);
+    sobel_reference();
 }
 
 static void args_rejected(void)
@@ -382,8 +589,35 @@ static void args_rejected(void)
     static struct heat_source many[HEAT_MAX_SOURCES + 1];
     for (unsigned k = 0; k <= HEAT_MAX_SOURCES; k++)
         many[k] = (struct heat_source){k % 40, k / 40, 0};
+    /* the images: 40 x 10 bytes, rows of sobel_pitch (128 bytes), in the same buffers */
+    const size_t spitch = sobel_pitch(w), bytes = spitch * h;
+    struct gpu_buf small8 = {b.ptr, bytes - 1}, inside8 = {(char *)a.ptr + 8, bytes};
+    struct gpu_buf odd8 = {(char *)a.ptr + 1, bytes};
     for (int v = 0; v < STENCIL_VARIANTS; v++) {
         enum stencil_variant s = (enum stencil_variant)v;
+        if (is_sobel(v)) {
+            assert_status(sobel(s, none, b, w, h, spitch), LAB_EINVAL);
+            assert_status(sobel(s, a, none, w, h, spitch), LAB_EINVAL);
+            assert_status(sobel(s, a, small8, w, h, spitch), LAB_EINVAL);
+            assert_status(sobel(s, small8, a, w, h, spitch), LAB_EINVAL);
+            assert_status(sobel(s, a, a, w, h, spitch), LAB_EINVAL);       /* in place */
+            assert_status(sobel(s, a, inside8, w, h, spitch), LAB_EINVAL); /* overlapping */
+            assert_status(sobel(s, a, b, w, h, w - 1), LAB_EINVAL);        /* pitch < width */
+            assert_status(sobel(s, a, b, SOBEL_MAX_SIDE + 1, 1, SOBEL_MAX_SIDE + 1), LAB_EINVAL);
+            assert_status(sobel(s, a, b, 1, SOBEL_MAX_SIDE + 1, 1), LAB_EINVAL);
+            assert_status(sobel(s, a, b, w, h, SIZE_MAX / 2), LAB_EINVAL);
+            assert_status(sobel(s, none, none, 0, 5, 0), LAB_OK);
+            assert_status(sobel(s, none, none, 5, 0, 5), LAB_OK);
+            assert_status(sobel(s, a, b, w, h, spitch), LAB_OK);
+            /* a texture wants aligned rows and starts; sobel_shared takes any */
+            assert_status(sobel(s, a, b, w, h, w + 1), s == ST_SOBEL_TEXTURE ? LAB_EINVAL : LAB_OK);
+            assert_status(sobel(s, odd8, b, w, h, spitch),
+                          s == ST_SOBEL_TEXTURE ? LAB_EINVAL : LAB_OK);
+            assert_status(stencil_line(s, a, b, 10), LAB_EINVAL);
+            assert_status(heat(s, a, b, c, w, h, pitch, NULL, 0, 1), LAB_EINVAL);
+            continue;
+        }
+        assert_status(sobel(s, a, b, w, h, spitch), LAB_EINVAL);
         if (!is_heat(v)) {
             assert_status(stencil_line(s, none, b, 10), LAB_EINVAL);
             assert_status(stencil_line(s, a, none, 10), LAB_EINVAL);
@@ -425,6 +659,8 @@ static void args_rejected(void)
     assert_status(stencil_line(STENCIL_VARIANTS, a, b, 10), LAB_EINVAL);
     assert_status(heat(STENCIL_VARIANTS, a, b, c, w, h, pitch, NULL, 0, 1), LAB_EINVAL);
     assert_status(heat((enum stencil_variant) - 1, a, b, c, w, h, pitch, NULL, 0, 1), LAB_EINVAL);
+    assert_status(sobel(STENCIL_VARIANTS, a, b, w, h, spitch), LAB_EINVAL);
+    assert_status(sobel((enum stencil_variant) - 1, a, b, w, h, spitch), LAB_EINVAL);
     gpu_sync();
     gpu_free(&a);
     gpu_free(&b);
@@ -438,8 +674,10 @@ static const struct testkit_test tests[] = {
     TESTKIT_EACH(block_edges),
     TESTKIT_EACH(edges),
     /* the heat variants' properties */
-    TESTKIT_EACH_EXCEPT(conserves_heat, ST_ADJACENT_NAIVE, ST_ADJACENT_SHARED, ST_STENCIL1D_HALO),
-    TESTKIT_EACH_EXCEPT(steps_compose, ST_ADJACENT_NAIVE, ST_ADJACENT_SHARED, ST_STENCIL1D_HALO),
+    TESTKIT_EACH_EXCEPT(conserves_heat, ST_ADJACENT_NAIVE, ST_ADJACENT_SHARED, ST_STENCIL1D_HALO,
+                        ST_SOBEL_SHARED, ST_SOBEL_TEXTURE),
+    TESTKIT_EACH_EXCEPT(steps_compose, ST_ADJACENT_NAIVE, ST_ADJACENT_SHARED, ST_STENCIL1D_HALO,
+                        ST_SOBEL_SHARED, ST_SOBEL_TEXTURE),
 };
 
 TESTKIT_MAIN("lab10_stencil", tests, stencil_variants, STENCIL_VARIANTS)

@@ -1,8 +1,9 @@
 # Each lab's rules: its two binaries and the goals `make labNN [test|run|bench|plot|
 # sanitize|profile]`. Included by the top Makefile.
 
-# common/png_write.c needs libpng: only the labs that write PNGs link it (labNN_MAIN_C).
-COMMON_C := $(filter-out common/testkit%.c common/png_write.c,$(wildcard common/*.c))
+# common/png_write.c and png_read.c need libpng: only the labs that write or read PNGs link
+# them (labNN_MAIN_C).
+COMMON_C := $(filter-out common/testkit%.c common/png_write.c common/png_read.c,$(wildcard common/*.c))
 COMMON_CU := $(wildcard common/*.cu)
 COMMON_OBJS := $(COMMON_C:%.c=$(B)/%.o) $(COMMON_CU:%.cu=$(B)/%.o)
 TESTKIT_OBJ := $(B)/common/testkit.o $(B)/common/testkit_here.o

@@ -11,16 +11,16 @@ static size_t div_up(size_t x, size_t y)
     return (x + y - 1) / y;
 }
 
-/* buf holds n ints. */
-static int fits(struct gpu_buf buf, size_t n)
+/* buf holds n elements of `size` bytes (ints unless said). */
+static int fits(struct gpu_buf buf, size_t n, size_t size = sizeof(int))
 {
-    return buf.ptr && n <= buf.bytes / sizeof(int);
+    return buf.ptr && n <= buf.bytes / size;
 }
 
-/* The first n ints of a and of b share memory. */
-static int overlap(struct gpu_buf a, struct gpu_buf b, size_t n)
+/* The first n elements of a and of b share memory. */
+static int overlap(struct gpu_buf a, struct gpu_buf b, size_t n, size_t size = sizeof(int))
 {
-    uintptr_t p = (uintptr_t)a.ptr, q = (uintptr_t)b.ptr, bytes = n * sizeof(int);
+    uintptr_t p = (uintptr_t)a.ptr, q = (uintptr_t)b.ptr, bytes = n * size;
     return p < q + bytes && q < p + bytes;
 }
 
@@ -76,30 +76,33 @@ static int sources_ok(const struct heat_source *s, size_t count, size_t width, s
     return 1;
 }
 
-/* A texture over pitched memory needs its start and its pitch in bytes to be multiples of
- * the device's texture pitch alignment (32 bytes on recent GPUs). */
-static int texture_aligned(const void *p, size_t pitch, int *ok)
+/* A texture over pitched memory needs its start and its pitch in bytes (`pitch` elements of
+ * `size` bytes) to be multiples of the device's texture pitch alignment (32 bytes on recent
+ * GPUs). */
+static int texture_aligned(const void *p, size_t pitch, int *ok, size_t size = sizeof(int))
 {
     int dev, align;
     CUDA_TRY(cudaGetDevice(&dev));
     CUDA_TRY(cudaDeviceGetAttribute(&align, cudaDevAttrTexturePitchAlignment, dev));
-    *ok = *ok && (uintptr_t)p % align == 0 && pitch * sizeof(int) % align == 0;
+    *ok = *ok && (uintptr_t)p % align == 0 && pitch * size % align == 0;
     return LAB_OK;
 }
 
-/* The texture object heat_texture reads a grid through: ints as they are, no filtering,
- * unnormalised coordinates, clamped on both axes (the insulated edge). */
-static int grid_texture(const int *grid, size_t width, size_t height, size_t pitch,
-                        cudaTextureObject_t *tex)
+/* A texture object over a pitched 2D array of T, `pitch` elements a row: T as it is, no
+ * filtering, unnormalised coordinates, clamped on both axes. heat_texture's clamp is the
+ * insulated edge, sobel_texture's the replicated border. */
+template <class T>
+static int pitched_texture(const T *data, size_t width, size_t height, size_t pitch,
+                           cudaTextureObject_t *tex)
 {
     cudaResourceDesc res = {};
     cudaTextureDesc desc = {};
     res.resType = cudaResourceTypePitch2D;
-    res.res.pitch2D.devPtr = (void *)grid;
-    res.res.pitch2D.desc = cudaCreateChannelDesc<int>();
+    res.res.pitch2D.devPtr = (void *)data;
+    res.res.pitch2D.desc = cudaCreateChannelDesc<T>();
     res.res.pitch2D.width = width;
     res.res.pitch2D.height = height;
-    res.res.pitch2D.pitchInBytes = pitch * sizeof(int);
+    res.res.pitch2D.pitchInBytes = pitch * sizeof(T);
     desc.addressMode[0] = desc.addressMode[1] = cudaAddressModeClamp;
     desc.filterMode = cudaFilterModePoint;
     desc.readMode = cudaReadModeElementType;
@@ -171,7 +174,7 @@ static int run_texture(const struct grids *g, unsigned width, unsigned height, s
     cudaError_t err;
     while (made < 3 && status == LAB_OK)
         if (!read[made] ||
-            (status = grid_texture(read[made], width, height, pitch, &t.tex[made])) == LAB_OK)
+            (status = pitched_texture(read[made], width, height, pitch, &t.tex[made])) == LAB_OK)
             made++;
     if (status == LAB_OK)
         status = run_steps(ST_HEAT_TEXTURE, &t, width, height, pitch, nsources, steps);
@@ -216,4 +219,65 @@ extern "C" int heat(enum stencil_variant v, struct gpu_buf in, struct gpu_buf ou
     if (v == ST_HEAT_TEXTURE)
         return run_texture(&g, (unsigned)width, (unsigned)height, pitch, (unsigned)nsources, steps);
     return run_steps(v, &g, (unsigned)width, (unsigned)height, pitch, (unsigned)nsources, steps);
+}
+
+extern "C" size_t sobel_pitch(size_t width)
+{
+    return div_up(width, SOBEL_ROW_ALIGN) * SOBEL_ROW_ALIGN;
+}
+
+/* sobel_texture's run: a texture object over the image, destroyed once the launch is done. */
+static int run_sobel_texture(const unsigned char *in, unsigned char *out, unsigned width,
+                             unsigned height, size_t pitch, dim3 grid, dim3 block)
+{
+    cudaTextureObject_t tex;
+    cudaError_t err;
+    int status = pitched_texture(in, width, height, pitch, &tex);
+    if (status != LAB_OK)
+        return status;
+    sobel_texture<<<grid, block>>>(tex, out, width, height, pitch);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        status = cuda_report(err, "sobel_texture's launch", __FILE__, __LINE__);
+    if ((err = cudaStreamSynchronize(0)) != cudaSuccess && status == LAB_OK)
+        status = cuda_report(err, "sobel_texture's launch", __FILE__, __LINE__);
+    if ((err = cudaDestroyTextureObject(tex)) != cudaSuccess && status == LAB_OK)
+        status = cuda_report(err, "cudaDestroyTextureObject", __FILE__, __LINE__);
+    return status;
+}
+
+/* Blocks of SOBEL_BX x SOBEL_BY threads, each SOBEL_BX x SOBEL_TY pixels. */
+extern "C" int sobel(enum stencil_variant v, struct gpu_buf in, struct gpu_buf out, size_t width,
+                     size_t height, size_t pitch)
+{
+    const unsigned char *x = (const unsigned char *)in.ptr;
+    unsigned char *y = (unsigned char *)out.ptr;
+    size_t bytes;
+    int aligned = 1;
+    if ((unsigned)v >= STENCIL_VARIANTS || stencil_facts[v].kind != IMAGE_SOBEL ||
+        width > SOBEL_MAX_SIDE || height > SOBEL_MAX_SIDE || pitch < width)
+        return LAB_EINVAL;
+    if (width == 0 || height == 0)
+        return LAB_OK;
+    if (pitch > SIZE_MAX / height)
+        return LAB_EINVAL;
+    bytes = pitch * height;
+    if (!fits(in, bytes, 1) || !fits(out, bytes, 1) || overlap(in, out, bytes, 1))
+        return LAB_EINVAL;
+    dim3 block(SOBEL_BX, SOBEL_BY);
+    dim3 grid((unsigned)div_up(width, SOBEL_BX), (unsigned)div_up(height, SOBEL_TY));
+    switch (v) {
+    case ST_SOBEL_SHARED:
+        sobel_shared<<<grid, block>>>(x, y, (unsigned)width, (unsigned)height, pitch);
+        break;
+    case ST_SOBEL_TEXTURE:
+        if (texture_aligned(x, pitch, &aligned, 1) != LAB_OK)
+            return LAB_ECUDA;
+        if (!aligned)
+            return LAB_EINVAL;
+        return run_sobel_texture(x, y, (unsigned)width, (unsigned)height, pitch, grid, block);
+    default:
+        return LAB_EINVAL;
+    }
+    CUDA_TRY_LAUNCH();
+    return LAB_OK;
 }

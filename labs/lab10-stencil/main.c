@@ -1,12 +1,38 @@
-/* lab10's command line (common/driver.h): the variants of stencil.h, then the CPU loops
- * (rows.c). One size, width x height: the heat rows' grid, and for the line rows its
- * width x height cells as one line. */
+/* lab10's command line (common/driver.h): the variants of stencil.h, then the CPU loops and,
+ * on a GPU whose toolkit has NPP, NPP's Sobel (rows.c). One size, width x height: the heat
+ * rows' grid, the Sobel rows' image, and for the line rows its width x height cells as one
+ * line. run --image takes a picture (any PNG, read as gray) for the Sobel rows, and --png
+ * writes the first Sobel variant's edges beside it. */
+#include <string.h>
+#include "cli.h"
 #include "driver.h"
+#include "png_read.h"
+#include "png_write.h"
 #include "host.h"
+
+struct options opt;
+
+static int option(struct cli *c, const char *name, const char *value)
+{
+    const char *why;
+    if (strcmp(name, "--image"))
+        return 0;
+    if (!value || read_png_gray(value, HEAT_MAX_SIDE, &opt.image, &opt.width, &opt.height, &why))
+        cli_fail(c, name, value, value ? why : "expected a PNG file");
+    c->width = opt.width;
+    c->height = opt.height;
+    return 1;
+}
+
+static const char usage[] =
+    "  --image FILE   a PNG (read as 8-bit gray) for the Sobel rows, at its own size: it\n"
+    "                 sets --width and --height (the other rows draw theirs at that size)\n"
+    "  (--png: a Sobel variant's edges beside the image they come from)\n";
 
 int main(int argc, char **argv)
 {
-    static const struct lab_driver lab = {
+    /* Not static: NPP's row is there only where the build has NPP. */
+    struct lab_driver lab = {
         .name = "lab10",
         .input = {.dims = 2,
                   .max_side = HEAT_MAX_SIDE,
@@ -17,8 +43,14 @@ int main(int argc, char **argv)
                   .min_n = 1,
                   .max_n = (size_t)1 << 30,
                   .elem_bytes = sizeof(int)},
-        .rows = {stencil_variants, STENCIL_VARIANTS, LAB_LIST(extra_rows)},
+        .rows = {stencil_variants, STENCIL_VARIANTS, extra_rows,
+                 ROWS - STENCIL_VARIANTS - 1 + have_npp()},
         .job = &stencil_job,
+        .cli = {.usage = usage,
+                .option = option,
+                .intro = npp_note,
+                .report = npp_report,
+                .write_png = write_png_rgb},
     };
     return lab_main(&lab, argc, argv);
 }

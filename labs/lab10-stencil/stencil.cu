@@ -3,8 +3,8 @@
  * it. Caches catch some of that; a tile in shared memory catches all of it, at the price of
  * a halo (the neighbours just outside the tile, loaded again by the next block) and a
  * barrier. Yours: the kernels; launch.cu checks the arguments, swaps the buffers between
- * steps and sets the sources back after each. stencil.h defines both problems and gives
- * their arithmetic (line_weight, heat_update). */
+ * steps and sets the sources back after each. stencil.h defines the three problems and gives
+ * their arithmetic (line_weight, heat_update, sobel_magnitude). */
 #include "check.h"
 #include "stencil.h"
 
@@ -232,4 +232,53 @@ __global__ void __launch_bounds__(HEAT_T_THREADS, HEAT_T_MIN_BLOCKS)
      * write the thread's cells that lie in the output (HEAT_T_STEPS <= cx < TW - HEAT_T_STEPS,
      * the same for cy) and in the grid, each from buffer steps % 2, where the thread itself
      * stored it. */
+}
+
+/* 8. The Sobel operator on an 8-bit image from a shared tile: the block's 32 x 32 pixels
+ * (SOBEL_ROWS = 4 a thread, one under the other) and a halo of one pixel all round, 34 x 34
+ * bytes, loaded as heat_shared loads its tile, each coordinate clamped into the image (the
+ * replicated border). A 3 x 3 window reads its 8 neighbours, the diagonal ones too, so the
+ * halo's 4 corners must be in the tile, where the 5-point heat stencil never reads them.
+ * Teaches the halo of a 2D window, corners included, and the barrier after the load (RAW).
+ * Costs the halo's 132 bytes a block, 13 % more loads than pixels (served by L2, since the
+ * neighbouring blocks load them too), and a barrier; a warp's loads and stores are 32 bytes,
+ * one sector. Each thread reads its 6 x 3 window of tile pixels into registers once, which
+ * its 4 pixels share: 18 shared loads for 4 pixels where 36 would do them one by one. */
+__global__ void sobel_shared(const unsigned char *__restrict__ in, unsigned char *__restrict__ out,
+                             unsigned width, unsigned height, size_t pitch)
+{
+    __shared__ unsigned char tile[SOBEL_TY + 2][SOBEL_BX + 2];
+    unsigned tx = threadIdx.x, ty = threadIdx.y;
+    int x0 = (int)(blockIdx.x * SOBEL_BX) - 1, y0 = (int)(blockIdx.y * SOBEL_TY) - 1;
+    /* TODO: tile pixel (cx, cy) is image pixel (x0 + cx, y0 + cy), each coordinate
+     * clamped into the image; pixel (x, y) is at in[y * pitch + x]. The thread's pixels are
+     * (cx, cy) = (tx + 1, ty * SOBEL_ROWS + r + 1) for r < SOBEL_ROWS: load them; warp 0 also
+     * loads row 0 of the tile at cx = tx + 1, the last warp (ty = SOBEL_BY - 1) row
+     * SOBEL_TY + 1; threads k = ty * SOBEL_BX + tx < 2 (SOBEL_TY + 2) load the halo columns
+     * cx = 0 and SOBEL_BX + 1, every row of them (k % (SOBEL_TY + 2)): the corners too. Wait
+     * for the block; then read the thread's columns cx - 1, cx and cx + 1 of tile rows
+     * ty * SOBEL_ROWS .. ty * SOBEL_ROWS + SOBEL_ROWS + 1, and write each of its pixels that
+     * lies in the image: sobel_magnitude of its 3 rows of those columns. */
+}
+
+/* 9. The Sobel operator through a texture object over the image (launch.cu makes it:
+ * unsigned char texels read as they are, point sampling, unnormalised coordinates, clamp
+ * addressing). A thread takes SOBEL_ROWS pixels down a column as in sobel_shared and fetches
+ * its 6 x 3 window, with no tile, no barrier and no clamp of its own: a coordinate past the
+ * edge comes back as the edge's pixel, the replicated border. Teaches what the texture path
+ * does for a 2D window: its cache keeps 2D neighbourhoods of texels (a warp's rows above and
+ * below are in it), and its addressing clamps for free. Costs a fetch per window pixel,
+ * 18 for 4 pixels where sobel_shared loads 1.13 a pixel from memory, each going through the
+ * texture unit, whose rate of fetches an SM is lower than that of shared-memory loads; and
+ * the texture object's set-up for each call. */
+__global__ void sobel_texture(cudaTextureObject_t in, unsigned char *__restrict__ out,
+                              unsigned width, unsigned height, size_t pitch)
+{
+    unsigned x = blockIdx.x * SOBEL_BX + threadIdx.x;
+    unsigned y = (blockIdx.y * SOBEL_BY + threadIdx.y) * SOBEL_ROWS;
+    /* TODO: the thread's pixels (x, y + r) of the image, r < SOBEL_ROWS. Fetch the
+     * columns x - 1, x and x + 1 of rows y - 1 .. y + SOBEL_ROWS with
+     * tex2D<unsigned char>(in, u, v) (texel (x, y)'s centre is at u = x + 0.5f, v = y + 0.5f;
+     * clamped for you), then write each pixel that lies in the image: sobel_magnitude of its
+     * 3 rows of those columns, at out[(y + r) * pitch + x]. */
 }

@@ -3,7 +3,9 @@
  * lines whose input starts 1 to 3 ints past an aligned start, on sizes around block and tile
  * multiples; grids whose rows are padded further than heat_pitch pads them, inside poison
  * that no variant may touch (the ends of rows included); and long runs with the most
- * sources, on the corners and the tiles' edges, over sides that are no multiple of a tile.
+ * sources, on the corners and the tiles' edges, over sides that are no multiple of a tile;
+ * images whose rows are padded further than sobel_pitch pads them, inside poison, and for
+ * sobel_shared starting 1 to 3 bytes past an aligned start, rows 1 to 3 bytes past the width.
  * Points: tests/hidden/lab10.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -106,8 +108,59 @@ static void check_grid(int v, size_t w, size_t h, size_t pitch, const struct hea
     free(got);
 }
 
+/* Sobel variant v on a random image of w x h pixels, `pitch` bytes a row, starting `shift`
+ * bytes into its buffer: the output's pixels against the reference, and everything else of
+ * the output's buffer (the ends of rows, SPARE ints either side) still poison. */
+static void check_image(int v, size_t w, size_t h, size_t pitch, size_t shift)
+{
+    size_t bytes = pitch * h, all = bytes + 2 * SPARE * sizeof(int), bad;
+    unsigned char *in = malloc(bytes), *want = malloc(all), *got = malloc(all);
+    struct gpu_buf din = gpu_alloc(bytes + shift), dout = gpu_alloc(all);
+    struct gpu_buf a = {(char *)din.ptr + shift, bytes};
+    struct gpu_buf b = {(char *)dout.ptr + SPARE * sizeof(int), bytes};
+    testkit_bytes(in, bytes);
+    gpu_upload(a, in, bytes);
+    gpu_poison(dout);
+    gpu_download(want, dout, all);
+    sobel_cpu(in, want + SPARE * sizeof(int), w, h, pitch);
+    for (int o = 0; o < testkit_orders(w * h); o++) {
+        testkit_set_order(o);
+        testkit_case("%s, %zu x %zu (pitch %zu), input at +%zu bytes, order %s",
+                     stencil_variants[v].name, w, h, pitch, shift, testkit_order_name(o));
+        gpu_poison(dout);
+        assert_status(sobel((enum stencil_variant)v, a, b, w, h, pitch), LAB_OK);
+        gpu_sync();
+        gpu_download(got, dout, all);
+        if ((bad = lab_first_diff(got, want, all, 1)) < all) {
+            ptrdiff_t at = (ptrdiff_t)bad - SPARE * (ptrdiff_t)sizeof(int);
+            fail_msg("%s, %zu x %zu (pitch %zu), input at +%zu bytes, order %s: byte %td of out "
+                     "(row %td, column %td) = %d, want %d",
+                     stencil_variants[v].name, w, h, pitch, shift, testkit_order_name(o), at,
+                     at / (ptrdiff_t)pitch, at % (ptrdiff_t)pitch, got[bad], want[bad]);
+        }
+    }
+    gpu_free(&din);
+    gpu_free(&dout);
+    free(in);
+    free(want);
+    free(got);
+}
+
+static void padded_images(int v)
+{
+    check_image(v, 45, 29, sobel_pitch(45) + SOBEL_ROW_ALIGN, 0);
+    check_image(v, 97, 33, sobel_pitch(97) + 2 * SOBEL_ROW_ALIGN, 0);
+    if (v != ST_SOBEL_TEXTURE) /* a texture takes aligned starts and rows only */
+        for (size_t shift = 1; shift <= 3; shift++)
+            check_image(v, 45 + 2 * shift, 29, 45 + 3 * shift, shift);
+}
+
 static void padded_rows(int v)
 {
+    if (stencil_facts[v].kind == IMAGE_SOBEL) {
+        padded_images(v);
+        return;
+    }
     const struct heat_source src[] = {{0, 0, 99999}, {44, 28, 12345}, {20, 10, 0}};
     for (unsigned steps = 1; steps <= HEAT_T_STEPS + 1; steps += HEAT_T_STEPS) {
         check_grid(v, 45, 29, heat_pitch(45) + HEAT_ROW_ALIGN, src, 3, steps);
@@ -150,9 +203,10 @@ static void long_runs(int v)
 
 static const struct testkit_test tests[] = {
     TESTKIT_EACH_EXCEPT(unaligned_edges, ST_HEAT_GLOBAL, ST_HEAT_SHARED, ST_HEAT_TEXTURE,
-                        ST_HEAT_TEMPORAL),
+                        ST_HEAT_TEMPORAL, ST_SOBEL_SHARED, ST_SOBEL_TEXTURE),
     TESTKIT_EACH_EXCEPT(padded_rows, ST_ADJACENT_NAIVE, ST_ADJACENT_SHARED, ST_STENCIL1D_HALO),
-    TESTKIT_EACH_EXCEPT(long_runs, ST_ADJACENT_NAIVE, ST_ADJACENT_SHARED, ST_STENCIL1D_HALO),
+    TESTKIT_EACH_EXCEPT(long_runs, ST_ADJACENT_NAIVE, ST_ADJACENT_SHARED, ST_STENCIL1D_HALO,
+                        ST_SOBEL_SHARED, ST_SOBEL_TEXTURE),
 };
 
 TESTKIT_MAIN("lab10_stencil_hidden", tests, stencil_variants, STENCIL_VARIANTS)
