@@ -1,7 +1,8 @@
 /* lab11's bench rows: the variants of scan.h, then CUB's scan and compaction and the CPU loop.
  * bench times the inclusive scan; each check runs both scans against the CPU's, exactly (the
  * float scan within its bound). The threshold and compact rows work on the same bytes seen as
- * an image 1920 pixels wide (the seed's 1080p rows), threshold 128. */
+ * an image 1920 pixels wide (the seed's 1080p rows), threshold 128; threshold_pixel in blocks
+ * of 32 x 4, or of each height the bench tries (main.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ enum { WIDTH = 1920, BLOCK_ROWS = 4, THRESHOLD = 128 };
 
 struct job {
     size_t n, width, height, pixels, kept;
+    unsigned block_rows;     /* threshold_pixel's */
     int *in, *got, *want[2]; /* pinned host memory; want: inclusive, exclusive */
     unsigned char *image, *want_image, *got_image;
     unsigned *want_kept, *got_kept;
@@ -43,6 +45,7 @@ static void *setup(struct lab_size s, uint64_t seed)
     if (!j)
         return NULL;
     j->n = s.n;
+    j->block_rows = BLOCK_ROWS;
     j->width = s.n < WIDTH ? s.n : WIDTH;
     j->height = s.n / j->width;
     j->pixels = j->width * j->height;
@@ -129,7 +132,7 @@ static int run(struct job *j, int row, enum scan_mode mode)
     switch (scan_facts[row].job) {
     case SCAN_JOB_THRESHOLD:
         return threshold((enum scan_variant)row, j->dimage, j->dthreshold, j->width, j->height,
-                         j->width, THRESHOLD, BLOCK_ROWS);
+                         j->width, THRESHOLD, row == SCAN_THRESHOLD_PIXEL ? j->block_rows : 1);
     case SCAN_JOB_COMPACT:
         return compact((enum scan_variant)row, j->dimage, j->pixels, THRESHOLD, j->dkept, j->dcount,
                        j->scratch);
@@ -226,6 +229,16 @@ static int check(void *p, int row, char *why, size_t why_size)
     return LAB_WRONG;
 }
 
+/* bench's block heights (main.c) for threshold_pixel, the one row that takes them. */
+static int tune(void *p, int row, unsigned block_rows)
+{
+    struct job *j = p;
+    if (row != SCAN_THRESHOLD_PIXEL)
+        return 0;
+    j->block_rows = block_rows;
+    return 1;
+}
+
 /* The fewest bytes: a scan reads and writes an int (or a float) per element, a threshold a byte per
  * pixel; a compaction reads a byte per pixel and writes an index per pixel kept. */
 static double bytes(void *p, int row)
@@ -241,5 +254,9 @@ static double bytes(void *p, int row)
     }
 }
 
-const struct lab_job scan_job = {
-    .setup = setup, .teardown = teardown, .launch = launch, .check = check, .bytes = bytes};
+const struct lab_job scan_job = {.setup = setup,
+                                 .teardown = teardown,
+                                 .launch = launch,
+                                 .check = check,
+                                 .bytes = bytes,
+                                 .tune = tune};
