@@ -131,15 +131,15 @@ static int is_job(enum scan_variant v, enum scan_job job)
     return (unsigned)v < SCAN_VARIANTS && scan_facts[v].job == job;
 }
 
-/* What scan and scan_float check alike (4-byte elements both): LAB_OK to launch, 1 for n == 0
- * (nothing to do), or LAB_EINVAL. */
+/* What scan and scan_float check alike (4-byte elements both): LAB_OK or LAB_EINVAL; n == 0,
+ * nothing to do, is LAB_OK whatever the buffers. */
 static int scan_args(enum scan_variant v, enum scan_job job, enum scan_mode mode, struct gpu_buf in,
                      struct gpu_buf out, size_t n, struct gpu_buf scratch)
 {
     if (!is_job(v, job) || (mode != SCAN_INCLUSIVE && mode != SCAN_EXCLUSIVE))
         return LAB_EINVAL;
     if (n == 0)
-        return 1;
+        return LAB_OK;
     if (!fits(in, n) || !fits(out, n) || div_up(n, tile_size(v)) > MAX_TILES)
         return LAB_EINVAL;
     if (scan_facts[v].grid && (!scratch.ptr || scratch.bytes < scan_scratch_bytes(v, n)))
@@ -151,8 +151,8 @@ extern "C" int scan_float(enum scan_variant v, enum scan_mode mode, struct gpu_b
                           struct gpu_buf out, size_t n, struct gpu_buf scratch)
 {
     int status = scan_args(v, SCAN_JOB_SCAN_FLOAT, mode, in, out, n, scratch);
-    if (status != LAB_OK)
-        return status == 1 ? LAB_OK : status;
+    if (status != LAB_OK || n == 0)
+        return status;
     return launch_lookback(v, in.ptr, out.ptr, n, mode == SCAN_EXCLUSIVE, (unsigned *)scratch.ptr);
 }
 
@@ -161,8 +161,8 @@ extern "C" int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in,
 {
     int exclusive = mode == SCAN_EXCLUSIVE,
         status = scan_args(v, SCAN_JOB_SCAN, mode, in, out, n, scratch);
-    if (status != LAB_OK)
-        return status == 1 ? LAB_OK : status;
+    if (status != LAB_OK || n == 0)
+        return status;
     switch (v) {
     case SCAN_THREE_PHASE:
         return launch_three_phase((const int *)in.ptr, (int *)out.ptr, n, exclusive,

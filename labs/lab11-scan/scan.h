@@ -53,7 +53,7 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT, SCAN_JOB_SC
       "11: kernel 6 on floats: rounded adds, within the bound of their order")
 // clang-format on
 
-/* The tiled kernels (5, 6 and 10): blocks of SCAN_THREADS threads, each thread scanning
+/* The tiled kernels (5, 6, 10 and 11): blocks of SCAN_THREADS threads, each thread scanning
  * SCAN_ITEMS consecutive elements one after another (a register array), a tile of
  * SCAN_THREADS x SCAN_ITEMS elements. A bigger tile means fewer tiles to chain and more loads
  * in flight per thread, and costs registers and shared memory (each warp stages its part of
