@@ -191,13 +191,23 @@ static int time_tuned(struct timed *t, struct bench *b, struct lab_size s, int r
     return LAB_OK;
 }
 
+/* Whether the row takes one of the lab's tunings (lab11: threshold_pixel alone takes its
+ * block heights): a variant that takes none runs as it is, with no tuning. */
+static int takes_tuning(struct timed *t)
+{
+    for (int k = 0; k < t->lab->measure.ntunings; k++)
+        if (t->lab->job->tune(t->job, t->row, t->lab->measure.tunings[k]))
+            return 1;
+    return 0;
+}
+
 /* One row at one size: at the main size (ms given) a tuned variant tries every tuning, in
  * the sweep it runs at its best from the main size. */
 static int time_at(struct timed *t, struct bench *b, struct lab_size s, int reps, unsigned *best,
                    int main_size, struct timing *timing)
 {
     const struct lab_driver *lab = t->lab;
-    if (!is_variant(lab, t->row) || !lab->measure.tunings)
+    if (!is_variant(lab, t->row) || !lab->measure.tunings || !takes_tuning(t))
         return time_row(t, reps, timing);
     if (main_size)
         return time_tuned(t, b, s, reps, best, timing);

@@ -61,7 +61,8 @@ struct lab_job {
     /* Optional, for a compute-bound lab: the useful work of a row's run in the driver's
      * work_unit (the reference's count, so that work skipped counts as speed). */
     double (*work)(void *job, int row);
-    /* Optional, with the driver's tunings: sets value in the job, 1 when the row takes it. */
+    /* Optional, with the driver's tunings: sets value in the job, 1 when the row takes it (a
+     * variant that takes none of them is timed as it is). */
     int (*tune)(void *job, int row, unsigned value);
     /* Optional, for a lab that draws: `run --png FILE` writes the image of the first row
      * checked that has one, right after its check. image_size() gives its width and height

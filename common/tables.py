@@ -6,10 +6,11 @@ tests/points/ asks for more than the reference GPU reaches.
 
 A table sits between two markers; everything between them is ours to rewrite:
 
-    <!-- table LAB [rows=ROWS] [cols=COLS] [caption=no] -->
+    <!-- table LAB [series=SERIES] [rows=ROWS] [cols=COLS] [caption=no] -->
     <!-- end table -->
 
-LAB's rows come from plots/reference/LAB.tsv, series main, in the TSV's order. ROWS picks
+LAB's rows come from plots/reference/LAB.tsv, series main (or SERIES: a tuning's rows,
+lab11's block_rows; until a GPU has measured it, a line that says so), in the TSV's order. ROWS picks
 and orders them: comma-separated names and FIRST..LAST ranges (quote it when a name has
 spaces); by default every row but the copy. COLS (comma-separated, default
 variant,ms,gbs,pct_peak,pct_copy, and variant,ms,work_per_s,pct_fp32 for a compute-bound
@@ -65,8 +66,8 @@ def read_tsv(path):
                                    delimiter="\t"))
 
 
-def main_rows(lab):
-    return [r for r in read_tsv(os.path.join(REFERENCE, lab + ".tsv")) if r["series"] == "main"]
+def main_rows(lab, series="main"):
+    return [r for r in read_tsv(os.path.join(REFERENCE, lab + ".tsv")) if r["series"] == series]
 
 
 def published(lab):
@@ -166,13 +167,17 @@ def caption(lab, rows):
 def lab_table(args):
     words = shlex.split(args)
     lab, options = words[0], dict(w.split("=", 1) for w in words[1:])
-    unknown = set(options) - {"rows", "cols", "caption"}
+    unknown = set(options) - {"series", "rows", "cols", "caption"}
     if unknown:
         raise TableError("unknown option %s" % ", ".join(sorted(unknown)))
     if not os.path.exists(os.path.join(REFERENCE, lab + ".tsv")):  # a lab on its way
         return ["No reference measurement yet: `make %s bench SWEEP=1` on a GPU, then its "
                 "`plots/data/%s.tsv` goes to `plots/reference/`." % (lab, lab)]
-    rows = main_rows(lab)
+    series = options.get("series", "main")
+    rows = main_rows(lab, series)
+    if not rows:
+        return ["No reference measurement of the series %s yet: `make %s bench` on a GPU, then "
+                "its `plots/data/%s.tsv` goes to `plots/reference/`." % (series, lab, lab)]
     cols = options.get("cols", COMPUTE_COLS if unit(rows) else DEFAULT_COLS).split(",")
     chosen = pick(rows, options.get("rows"))
     pub, devices = published(lab)

@@ -6,7 +6,9 @@
 # sweep, DIR/LAB-sweep.png and .svg (plots/sweep.gp: the same against n, log axes), and when
 # it has a sweep of the lab's own (a series other than main and sweep whose variants are
 # plain names, not variant/value tunings), DIR/LAB-SERIES.png and .svg (plots/param.gp:
-# time against the value). Every plot loads plots/style.gp (canvas, fonts, series styles).
+# time against the value), and for each drawing of the lab's own, plots/LAB-NAME.gp (lab11's
+# block shapes beside the seed's GPUs), DIR/LAB-NAME.png and .svg from the same TSV. Every
+# plot loads plots/style.gp (canvas, fonts, series styles).
 # NOTE goes into the titles; DIR is plots/ unless given.
 # PLOT_TERMS: the formats (default "png svg"); PLOT_SIZE: page (default) or slide (larger
 # text, for make slides).
@@ -50,5 +52,11 @@ for term in $terms; do
             "$here/param.gp" || exit 1
         drawn="$drawn $dir/$lab-$own.$term"
     fi
+    for gp in "$here/$lab"-*.gp; do
+        [ -f "$gp" ] || continue
+        name=$(basename "$gp" .gp)
+        gnuplot -e "$common; out='$dir/$name.$term'; term='$term'; title='$on, $when'" "$gp" || exit 1
+        drawn="$drawn $dir/$name.$term"
+    done
 done
 echo "$lab plot:$drawn, from $tsv${note:+ ($note)}"

@@ -8,6 +8,7 @@
 #define LAB_API(X)                                                                                 \
     X(size_t, scan_scratch_bytes, VAL(enum scan_variant, v), N)                                    \
     X(int, scan, VAL(enum scan_variant, v), MODE, BUF(in), BUF(out), N, BUF(scratch))              \
+    X(int, scan_float, VAL(enum scan_variant, v), MODE, BUF(in), BUF(out), N, BUF(scratch))        \
     X(int, threshold, VAL(enum scan_variant, v), IMAGE, VAL(unsigned char, thr),                   \
       VAL(unsigned, block_rows))                                                                   \
     X(int, compact, VAL(enum scan_variant, v), BUF(src), N, VAL(unsigned char, thr), BUF(out),     \

@@ -1,12 +1,14 @@
 /* lab11 tests: every variant against the CPU, exactly. The scans inclusive and exclusive (int
  * adds are exact while no prefix leaves the int range, and the data keeps them inside it), on
  * sizes around a warp, a block, a tile and a power of two, a total near INT_MAX, and a million
- * elements (the look-back's chain of hundreds of tiles); the thresholds on odd widths, pitches
- * and offsets; compaction's count and indices in order. Fresh random data, outputs and scratch
- * poisoned before each run and the bytes around them checked untouched; every thread order of
- * the CPU backend, and the look-backs with blocks on two workers at once. Bad arguments:
- * LAB_EINVAL. */
+ * elements (the look-back's chain of hundreds of tiles); the float scan within the bound of
+ * its order of adds (reference.c, the handout derives it), on floats whose sums cancel; the
+ * thresholds on odd widths, pitches and offsets; compaction's count and indices in order.
+ * Fresh random data, outputs and scratch poisoned before each run and the bytes around them
+ * checked untouched; every thread order of the CPU backend, and the look-backs with blocks on
+ * two workers at once. Bad arguments: LAB_EINVAL. */
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,6 +102,91 @@ static void scan_matches(enum scan_variant v)
         check_random(v, edges[s], -1000, 1000);
     if (testkit_max_size() >= (1u << 17) + 3)
         check_random(v, (1u << 17) + 3, 0, 16000);
+}
+
+/* n floats of mixed signs and magnitudes, +-(1 + f) 2^e with f in [0, 1) at float's precision
+ * and e from -20 to 4, every 8th the negative of the one before: prefix sums that cancel far
+ * below the sum of the magnitudes. A tolerance relative to the sum would fail a right kernel
+ * there; the bound in the magnitudes holds, and still catches a term lost or added, or a sum
+ * kept in an int (most terms are below 1). */
+static void mixed_floats(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = testkit_next();
+        const float m = 1.0f + (float)(r & 0x7fffff) / 0x800000;
+        x[i] = i % 8 == 7 ? -x[i - 1] : ldexpf(r >> 63 ? -m : m, (int)(r >> 23 & 0xffff) % 25 - 20);
+    }
+}
+
+/* Scans the floats x[0..n) with variant v in both modes under every thread order: each out[i]
+ * within scan_float_bound of the sum in double, and the GUARD floats after it still poison. */
+static void check_float_scan(enum scan_variant v, const float *x, size_t n)
+{
+    size_t scratch_bytes = scan_scratch_bytes(v, n), all = n + GUARD;
+    float *got = malloc(all * sizeof(float));
+    double *sum = malloc(n * sizeof(double)), *abs_sum = malloc(n * sizeof(double));
+    struct gpu_buf in = gpu_alloc(n * sizeof(float)), dout = gpu_alloc(all * sizeof(float)),
+                   scratch = gpu_alloc(scratch_bytes ? scratch_bytes : 1);
+    struct gpu_buf out = {dout.ptr, n * sizeof(float)};
+    gpu_upload(in, x, n * sizeof(float));
+    for (int m = SCAN_INCLUSIVE; m <= SCAN_EXCLUSIVE; m++) {
+        scan_float_cpu((enum scan_mode)m, x, sum, abs_sum, n);
+        for (int o = 0; o < testkit_orders(n); o++) {
+            testkit_set_order(o);
+            testkit_case("%s, %s, n = %zu, order %s", scan_variants[v].name, mode_names[m], n,
+                         testkit_order_name(o));
+            gpu_poison(dout);
+            gpu_poison(scratch);
+            assert_status(scan_float(v, (enum scan_mode)m, in, out, n, scratch), LAB_OK);
+            gpu_sync();
+            gpu_download(got, dout, all * sizeof(float));
+            for (size_t i = 0; i < all; i++) {
+                const double bound = i < n ? scan_float_bound(i, n, abs_sum[i]) : 0;
+                uint32_t bits;
+                memcpy(&bits, &got[i], sizeof bits);
+                if (i < n ? !(fabs(got[i] - sum[i]) <= bound) : bits != 0xffffffffu)
+                    fail_msg("%s, %s, n = %zu, order %s: out[%zu] = %.9g, want %.9g%s%.3g%s",
+                             scan_variants[v].name, mode_names[m], n, testkit_order_name(o), i,
+                             got[i], i < n ? sum[i] : NAN, i < n ? " within " : "",
+                             i < n ? bound : 0.0,
+                             i < n ? " (the bound of the kernel's order of adds)"
+                                   : " (past the end: nothing is)");
+            }
+        }
+    }
+    gpu_free(&in);
+    gpu_free(&dout);
+    gpu_free(&scratch);
+    free(got);
+    free(sum);
+    free(abs_sum);
+}
+
+/* The float scan on the sizes of scan_matches, mixed_floats: 1, a warp and its neighbours, a
+ * block, a warp's part of a tile (+1), a tile and twice one (each +-1), powers of two +-1, and
+ * a million (a chain of 123 tiles, whose bound is the loosest), that one again with blocks on
+ * two workers at once (as lookback_concurrent; one under the race checker). */
+static void float_matches(enum scan_variant v)
+{
+    static const size_t sizes[] = {1,    2,    31,    32,    33,    1023,   1025,
+                                   4095, 4097, 65535, 65536, 65537, 1000003};
+    const size_t block = scan_facts[v].threads, tile = block * scan_facts[v].items;
+    const size_t edges[] = {block,    block + 1,   32 * scan_facts[v].items + 1, tile - 1, tile,
+                            tile + 1, 2 * tile + 1};
+    float *x = malloc(1000003 * sizeof(float));
+    for (size_t s = 0; s < COUNT(sizes) + COUNT(edges); s++) {
+        const size_t n = s < COUNT(sizes) ? sizes[s] : edges[s - COUNT(sizes)];
+        if (n > testkit_max_size())
+            continue;
+        mixed_floats(x, n);
+        check_float_scan(v, x, n);
+        if (n == 1000003 && !testkit_race_checker()) {
+            testkit_setenv("CUDA_CPU_WORKERS", "2");
+            check_float_scan(v, x, n);
+            testkit_setenv("CUDA_CPU_WORKERS", NULL);
+        }
+    }
+    free(x);
 }
 
 /* The look-back with its blocks on two workers at once (CUDA_CPU_WORKERS; a GPU runs its
@@ -285,6 +372,9 @@ static void matches_cpu(int v)
     case SCAN_JOB_COMPACT:
         compact_matches((enum scan_variant)v);
         break;
+    case SCAN_JOB_SCAN_FLOAT:
+        float_matches((enum scan_variant)v);
+        break;
     default:
         scan_matches((enum scan_variant)v);
     }
@@ -301,7 +391,32 @@ static void reference_cpu(void)
     assert_memory_equal(out, excl, sizeof excl);
 }
 
-static void scan_args_rejected(void)
+/* scan (ints) and scan_float, each with the variants of its job; the others refused. */
+typedef int (*scan_fn)(enum scan_variant, enum scan_mode, struct gpu_buf, struct gpu_buf, size_t,
+                       struct gpu_buf);
+
+/* The float reference and its bound: sums in double, and the depth of lookback_float's adds:
+ * 2 SCAN_ITEMS + 11 in the first tiles, 7 more for each tile of the chain after. */
+static void float_reference_cpu(void)
+{
+    static const float x[] = {1.5f, -0.25f, 3.0f};
+    static const double incl[] = {1.5, 1.25, 4.25}, excl[] = {0, 1.5, 1.25};
+    static const double abs_incl[] = {1.5, 1.75, 4.75}, abs_excl[] = {0, 1.5, 1.75};
+    const size_t tile = (size_t)SCAN_THREADS * SCAN_ITEMS;
+    double sum[3], abs_sum[3];
+    scan_float_cpu(SCAN_INCLUSIVE, x, sum, abs_sum, 3);
+    assert_memory_equal(sum, incl, sizeof incl);
+    assert_memory_equal(abs_sum, abs_incl, sizeof abs_incl);
+    scan_float_cpu(SCAN_EXCLUSIVE, x, sum, abs_sum, 3);
+    assert_memory_equal(sum, excl, sizeof excl);
+    assert_memory_equal(abs_sum, abs_excl, sizeof abs_excl);
+    assert_int_equal(scan_float_depth(0), 2 * SCAN_ITEMS + 11);
+    assert_int_equal(scan_float_depth(100 * tile), SCAN_ITEMS + 10 + 700);
+    assert_true(scan_float_bound(0, 1, 1.0) > (2 * SCAN_ITEMS + 11) * 0x1p-24);
+    assert_true(scan_float_bound(0, 1, 1.0) < (2 * SCAN_ITEMS + 12) * 0x1p-24);
+}
+
+static void scan_args_of(scan_fn scan, enum scan_job job)
 {
     const size_t n = 1000;
     struct gpu_buf in = gpu_alloc(n * sizeof(int)), out = gpu_alloc(n * sizeof(int)),
@@ -311,7 +426,7 @@ static void scan_args_rejected(void)
     for (int v = 0; v < SCAN_VARIANTS; v++) {
         const enum scan_mode m = SCAN_INCLUSIVE;
         const size_t tiles = (size_t)1 << 31; /* a grid holds 2^31 - 1 blocks */
-        if (scan_facts[v].job != SCAN_JOB_SCAN) {
+        if (scan_facts[v].job != job) {
             assert_status(scan(v, m, in, out, n, scratch), LAB_EINVAL);
             continue;
         }
@@ -346,6 +461,12 @@ static void scan_args_rejected(void)
     gpu_free(&in);
     gpu_free(&out);
     gpu_free(&scratch);
+}
+
+static void scan_args_rejected(void)
+{
+    scan_args_of(scan, SCAN_JOB_SCAN);
+    scan_args_of(scan_float, SCAN_JOB_SCAN_FLOAT);
 }
 
 static void threshold_args_rejected(void)
@@ -419,11 +540,9 @@ static void compact_args_rejected(void)
 }
 
 static const struct testkit_test tests[] = {
-    TESTKIT_HOST(reference_cpu),
-    TESTKIT_GIVEN(scan_args_rejected),
-    TESTKIT_GIVEN(threshold_args_rejected),
-    TESTKIT_GIVEN(compact_args_rejected),
-    TESTKIT_VARIANTS(matches_cpu),
+    TESTKIT_HOST(reference_cpu),          TESTKIT_HOST(float_reference_cpu),
+    TESTKIT_GIVEN(scan_args_rejected),    TESTKIT_GIVEN(threshold_args_rejected),
+    TESTKIT_GIVEN(compact_args_rejected), TESTKIT_VARIANTS(matches_cpu),
     TESTKIT_TEST(lookback_concurrent),
 };
 

@@ -45,6 +45,8 @@ TIMELINE_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-timeline.tsv)
 # lab14's survival curve (`lab14 run --survival --survival-tsv`, exact on any backend):
 # plots/survival.gp draws it
 SURVIVAL_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-survival.tsv)
+# the figures of the literature that a lab's own drawing puts beside its rows (lab11-blocks.gp)
+PUBLISHED_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-published.tsv)
 plots-reference: | $(BUILD)/.need-gnuplot
 	@rm -f plots/reference/*.png
 	@for tsv in $(REFERENCE_TSVS); do PLOT_TERMS=png plots/draw.sh $$(basename $$tsv .tsv) \
@@ -56,7 +58,7 @@ plots-reference: | $(BUILD)/.need-gnuplot
 	  term='png'; title='$$(basename $$tsv -survival.tsv): the windows alive after each stage'" \
 	  plots/survival.gp || exit 1; done
 	@plots/stamp.sh write plots/reference/SHA256SUMS $(PLOT_SOURCES) $(REFERENCE_TSVS) \
-	  $(TIMELINE_TSVS) $(SURVIVAL_TSVS) plots/reference/*.png
+	  $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(PUBLISHED_TSVS) plots/reference/*.png
 	@echo "plots-reference: $$(ls plots/reference/*.png | wc -l) PNGs in plots/reference/, from $(words $(REFERENCE_TSVS)) TSVs"
 
 # One deck per lab, Markdown to PDF through pandoc's beamer writer, with its lab's plots
@@ -66,12 +68,14 @@ plots-reference: | $(BUILD)/.need-gnuplot
 # give the same PDF.
 SLIDES := $(patsubst slides/%.md,$(BUILD)/slides/%.pdf,$(wildcard slides/*.md))
 SLIDE_IMAGES := $(wildcard labs/*/images/*.png)
-SLIDE_SOURCES := $(wildcard slides/*.md) slides/beamer.yaml $(PLOT_SOURCES) $(REFERENCE_TSVS) $(SLIDE_IMAGES)
+SLIDE_SOURCES := $(wildcard slides/*.md) slides/beamer.yaml $(PLOT_SOURCES) $(REFERENCE_TSVS) \
+  $(PUBLISHED_TSVS) $(SLIDE_IMAGES)
 slides: $(SLIDES)
 	@rm -rf slides/pdf && mkdir -p slides/pdf && cp $(SLIDES) slides/pdf/
 	@plots/stamp.sh write slides/pdf/SHA256SUMS $(SLIDE_SOURCES) slides/pdf/*.pdf
 	@echo "slides: slides/pdf/*.pdf, $$(du -cb slides/pdf/*.pdf | tail -1 | cut -f1) bytes (built in $(BUILD)/slides/)"
-$(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml $(PLOT_SOURCES) $(REFERENCE_TSVS) $(SLIDE_IMAGES) \
+$(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml $(PLOT_SOURCES) $(REFERENCE_TSVS) \
+    $(PUBLISHED_TSVS) $(SLIDE_IMAGES) \
     | $(BUILD)/.need-pandoc $(BUILD)/.need-beamer $(BUILD)/.need-gnuplot
 	@mkdir -p $(@D)
 	@lab=$(firstword $(subst -, ,$*)); if [ -f plots/reference/$$lab.tsv ]; then \
@@ -83,7 +87,7 @@ $(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml $(PLOT_SOURCES) $(REFERENC
 # manifests are checked, so that one run names every goal to run.
 check-plots:
 	@ok=1; plots/stamp.sh check plots/reference/SHA256SUMS plots-reference \
-	  $(PLOT_SOURCES) $(REFERENCE_TSVS) $(TIMELINE_TSVS) $(SURVIVAL_TSVS) \
+	  $(PLOT_SOURCES) $(REFERENCE_TSVS) $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(PUBLISHED_TSVS) \
 	  $(wildcard plots/reference/*.png) || ok=; \
 	plots/stamp.sh check slides/pdf/SHA256SUMS slides $(SLIDE_SOURCES) $(wildcard slides/pdf/*.pdf) || ok=; \
 	[ -n "$$ok" ]

@@ -18,14 +18,16 @@ static size_t tile_size(enum scan_variant v)
 }
 
 /* The tiled variants' scratch, in 4-byte words, after one another: three_phase the tiles'
- * sums, then their exclusive scan (the tiles' offsets); decoupled_lookback and compact the
- * ticket, the tiles' flags, their aggregates, their inclusive prefixes. */
+ * sums, then their exclusive scan (the tiles' offsets); decoupled_lookback, lookback_float and
+ * compact the ticket, the tiles' flags, their aggregates, their inclusive prefixes (ints, or
+ * floats). */
 static size_t scratch_words(enum scan_variant v, size_t tiles)
 {
     switch (v) {
     case SCAN_THREE_PHASE:
         return 2 * tiles;
     case SCAN_DECOUPLED_LOOKBACK:
+    case SCAN_LOOKBACK_FLOAT:
     case SCAN_COMPACT:
         return 1 + 3 * tiles;
     default:
@@ -104,14 +106,22 @@ static int chain_of(unsigned *scratch, size_t tiles, struct chain *c)
     return LAB_OK;
 }
 
-static int launch_lookback(const int *in, int *out, size_t n, int exclusive, unsigned *scratch)
+/* Kernel 6 on ints, or kernel 11 on floats (the sums in the same words of scratch). */
+static int launch_lookback(enum scan_variant v, const void *in, void *out, size_t n, int exclusive,
+                           unsigned *scratch)
 {
-    const size_t tiles = div_up(n, tile_size(SCAN_DECOUPLED_LOOKBACK));
+    const size_t tiles = div_up(n, tile_size(v));
+    const unsigned threads = scan_facts[v].threads;
     struct chain c;
     if (chain_of(scratch, tiles, &c) != LAB_OK)
         return LAB_ECUDA;
-    scan_decoupled_lookback<<<(unsigned)tiles, scan_facts[SCAN_DECOUPLED_LOOKBACK].threads>>>(
-        in, out, n, exclusive, c.ticket, c.flags, c.aggregates, c.prefixes);
+    if (v == SCAN_LOOKBACK_FLOAT)
+        scan_lookback_float<<<(unsigned)tiles, threads>>>(
+            (const float *)in, (float *)out, n, exclusive, c.ticket, c.flags, (float *)c.aggregates,
+            (float *)c.prefixes);
+    else
+        scan_decoupled_lookback<<<(unsigned)tiles, threads>>>(
+            (const int *)in, (int *)out, n, exclusive, c.ticket, c.flags, c.aggregates, c.prefixes);
     CUDA_TRY_LAUNCH();
     return LAB_OK;
 }
@@ -121,11 +131,12 @@ static int is_job(enum scan_variant v, enum scan_job job)
     return (unsigned)v < SCAN_VARIANTS && scan_facts[v].job == job;
 }
 
-extern "C" int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in, struct gpu_buf out,
-                    size_t n, struct gpu_buf scratch)
+/* What scan and scan_float check alike (4-byte elements both): LAB_OK or LAB_EINVAL; n == 0,
+ * nothing to do, is LAB_OK whatever the buffers. */
+static int scan_args(enum scan_variant v, enum scan_job job, enum scan_mode mode, struct gpu_buf in,
+                     struct gpu_buf out, size_t n, struct gpu_buf scratch)
 {
-    int exclusive = mode == SCAN_EXCLUSIVE;
-    if (!is_job(v, SCAN_JOB_SCAN) || (mode != SCAN_INCLUSIVE && mode != SCAN_EXCLUSIVE))
+    if (!is_job(v, job) || (mode != SCAN_INCLUSIVE && mode != SCAN_EXCLUSIVE))
         return LAB_EINVAL;
     if (n == 0)
         return LAB_OK;
@@ -133,13 +144,31 @@ extern "C" int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in,
         return LAB_EINVAL;
     if (scan_facts[v].grid && (!scratch.ptr || scratch.bytes < scan_scratch_bytes(v, n)))
         return LAB_EINVAL;
+    return LAB_OK;
+}
+
+extern "C" int scan_float(enum scan_variant v, enum scan_mode mode, struct gpu_buf in,
+                          struct gpu_buf out, size_t n, struct gpu_buf scratch)
+{
+    int status = scan_args(v, SCAN_JOB_SCAN_FLOAT, mode, in, out, n, scratch);
+    if (status != LAB_OK || n == 0)
+        return status;
+    return launch_lookback(v, in.ptr, out.ptr, n, mode == SCAN_EXCLUSIVE, (unsigned *)scratch.ptr);
+}
+
+extern "C" int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in, struct gpu_buf out,
+                    size_t n, struct gpu_buf scratch)
+{
+    int exclusive = mode == SCAN_EXCLUSIVE,
+        status = scan_args(v, SCAN_JOB_SCAN, mode, in, out, n, scratch);
+    if (status != LAB_OK || n == 0)
+        return status;
     switch (v) {
     case SCAN_THREE_PHASE:
         return launch_three_phase((const int *)in.ptr, (int *)out.ptr, n, exclusive,
                                   (int *)scratch.ptr);
     case SCAN_DECOUPLED_LOOKBACK:
-        return launch_lookback((const int *)in.ptr, (int *)out.ptr, n, exclusive,
-                               (unsigned *)scratch.ptr);
+        return launch_lookback(v, in.ptr, out.ptr, n, exclusive, (unsigned *)scratch.ptr);
     default:
         return launch_one_block(v, (const int *)in.ptr, (int *)out.ptr, n, exclusive);
     }

@@ -1,7 +1,9 @@
 /* lab11's bench rows: the variants of scan.h, then CUB's scan and compaction and the CPU loop.
- * bench times the inclusive scan; each check runs both scans against the CPU's, exactly. The
- * threshold and compact rows work on the same bytes seen as an image 1920 pixels wide (the
- * seed's 1080p rows), threshold 128. */
+ * bench times the inclusive scan; each check runs both scans against the CPU's, exactly (the
+ * float scan within its bound). The threshold and compact rows work on the same bytes seen as
+ * an image 1920 pixels wide (the seed's 1080p rows), threshold 128; threshold_pixel in blocks
+ * of 32 x 4, or of each height the bench tries (main.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "rng.h"
@@ -17,12 +19,22 @@ enum { WIDTH = 1920, BLOCK_ROWS = 4, THRESHOLD = 128 };
 
 struct job {
     size_t n, width, height, pixels, kept;
+    unsigned block_rows;     /* threshold_pixel's */
     int *in, *got, *want[2]; /* pinned host memory; want: inclusive, exclusive */
     unsigned char *image, *want_image, *got_image;
     unsigned *want_kept, *got_kept;
     struct gpu_buf din, dout, scratch, dimage, dthreshold, dkept, dcount, cub_temp[2];
+    struct gpu_buf dfloats; /* the float scan's input: float_input() of din's ints */
     size_t cub_temp_bytes[2];
 };
+
+/* The float scan's input, made from the ints (-8..8): (in[i] + 3/8) 2^e, e from -12 to 12 as i
+ * goes: mixed signs and magnitudes, each float exact, the same again at check time (powers of
+ * 2 by a shift: cheap at 2^28). */
+static float float_input(const int *in, size_t i)
+{
+    return ((float)in[i] + 0.375f) * (float)(1u << (i % 25)) * 0x1p-12f;
+}
 
 /* Small values (-8..8): no prefix comes near the int range, whatever n. */
 static void *setup(struct lab_size s, uint64_t seed)
@@ -33,6 +45,7 @@ static void *setup(struct lab_size s, uint64_t seed)
     if (!j)
         return NULL;
     j->n = s.n;
+    j->block_rows = BLOCK_ROWS;
     j->width = s.n < WIDTH ? s.n : WIDTH;
     j->height = s.n / j->width;
     j->pixels = j->width * j->height;
@@ -58,6 +71,10 @@ static void *setup(struct lab_size s, uint64_t seed)
     j->dkept = gpu_alloc(j->pixels * sizeof(unsigned));
     j->dcount = gpu_alloc(sizeof(unsigned));
     gpu_upload(j->din, j->in, bytes);
+    j->dfloats = gpu_alloc(bytes);
+    for (size_t i = 0; i < s.n; i++) /* the floats staged in got, as its bytes */
+        ((float *)j->got)[i] = float_input(j->in, i);
+    gpu_upload(j->dfloats, j->got, bytes);
     gpu_upload(j->dimage, j->image, j->pixels);
     for (int v = 0; v < SCAN_VARIANTS; v++) {
         size_t b = scan_scratch_bytes((enum scan_variant)v, s.n);
@@ -78,9 +95,9 @@ static void *setup(struct lab_size s, uint64_t seed)
 static void teardown(void *p)
 {
     struct job *j = p;
-    struct gpu_buf *bufs[] = {&j->din,    &j->dout,        &j->scratch,
-                              &j->dimage, &j->dthreshold,  &j->dkept,
-                              &j->dcount, &j->cub_temp[0], &j->cub_temp[1]};
+    struct gpu_buf *bufs[] = {&j->din,         &j->dout,   &j->scratch, &j->dimage,
+                              &j->dthreshold,  &j->dkept,  &j->dcount,  &j->cub_temp[0],
+                              &j->cub_temp[1], &j->dfloats};
     void *host[] = {j->in,         j->got,       j->want[0],   j->want[1], j->image,
                     j->want_image, j->got_image, j->want_kept, j->got_kept};
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++)
@@ -115,10 +132,12 @@ static int run(struct job *j, int row, enum scan_mode mode)
     switch (scan_facts[row].job) {
     case SCAN_JOB_THRESHOLD:
         return threshold((enum scan_variant)row, j->dimage, j->dthreshold, j->width, j->height,
-                         j->width, THRESHOLD, BLOCK_ROWS);
+                         j->width, THRESHOLD, row == SCAN_THRESHOLD_PIXEL ? j->block_rows : 1);
     case SCAN_JOB_COMPACT:
         return compact((enum scan_variant)row, j->dimage, j->pixels, THRESHOLD, j->dkept, j->dcount,
                        j->scratch);
+    case SCAN_JOB_SCAN_FLOAT:
+        return scan_float((enum scan_variant)row, mode, j->dfloats, j->dout, j->n, j->scratch);
     default:
         return scan((enum scan_variant)row, mode, j->din, j->dout, j->n, j->scratch);
     }
@@ -129,9 +148,31 @@ static int launch(void *p, int row)
     return run(p, row, SCAN_INCLUSIVE);
 }
 
+static const char *const modes[] = {"inclusive", "exclusive"};
+
+/* The float scan's outputs (in got) against the sums in double, made afresh as they are
+ * checked: each within its bound (reference.c). */
+static int check_floats(struct job *j, enum scan_mode m, char *why, size_t why_size)
+{
+    const float *got = (const float *)j->got;
+    double sum = 0, abs_sum = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        const double x = float_input(j->in, i);
+        if (m == SCAN_INCLUSIVE)
+            sum += x, abs_sum += fabs(x);
+        if (!(fabs(got[i] - sum) <= scan_float_bound(i, j->n, abs_sum))) {
+            snprintf(why, why_size, "%s: out[%zu] = %.9g, want %.9g within %.3g", modes[m], i,
+                     got[i], sum, scan_float_bound(i, j->n, abs_sum));
+            return LAB_WRONG;
+        }
+        if (m == SCAN_EXCLUSIVE)
+            sum += x, abs_sum += fabs(x);
+    }
+    return LAB_OK;
+}
+
 static int check_scan(struct job *j, int row, char *why, size_t why_size)
 {
-    static const char *const modes[] = {"inclusive", "exclusive"};
     for (int m = SCAN_INCLUSIVE; m <= SCAN_EXCLUSIVE; m++) {
         size_t bad;
         int status;
@@ -141,6 +182,11 @@ static int check_scan(struct job *j, int row, char *why, size_t why_size)
             return status;
         if (row != CPU)
             gpu_download(j->got, j->dout, j->n * sizeof(int));
+        if (job_of(row) == SCAN_JOB_SCAN_FLOAT) {
+            if ((status = check_floats(j, (enum scan_mode)m, why, why_size)) != LAB_OK)
+                return status;
+            continue;
+        }
         if ((bad = lab_first_diff(j->got, j->want[m], j->n, sizeof(int))) < j->n) {
             snprintf(why, why_size, "%s: out[%zu] = %d, want %d", modes[m], bad, j->got[bad],
                      j->want[m][bad]);
@@ -156,7 +202,7 @@ static int check(void *p, int row, char *why, size_t why_size)
     unsigned count;
     size_t bad;
     int status;
-    if (job_of(row) == SCAN_JOB_SCAN)
+    if (job_of(row) == SCAN_JOB_SCAN || job_of(row) == SCAN_JOB_SCAN_FLOAT)
         return check_scan(j, row, why, why_size);
     gpu_poison(j->dthreshold);
     gpu_poison(j->dkept);
@@ -183,7 +229,17 @@ static int check(void *p, int row, char *why, size_t why_size)
     return LAB_WRONG;
 }
 
-/* The fewest bytes: a scan reads and writes an int per element, a threshold a byte per
+/* bench's block heights (main.c) for threshold_pixel, the one row that takes them. */
+static int tune(void *p, int row, unsigned block_rows)
+{
+    struct job *j = p;
+    if (row != SCAN_THRESHOLD_PIXEL)
+        return 0;
+    j->block_rows = block_rows;
+    return 1;
+}
+
+/* The fewest bytes: a scan reads and writes an int (or a float) per element, a threshold a byte per
  * pixel; a compaction reads a byte per pixel and writes an index per pixel kept. */
 static double bytes(void *p, int row)
 {
@@ -198,5 +254,9 @@ static double bytes(void *p, int row)
     }
 }
 
-const struct lab_job scan_job = {
-    .setup = setup, .teardown = teardown, .launch = launch, .check = check, .bytes = bytes};
+const struct lab_job scan_job = {.setup = setup,
+                                 .teardown = teardown,
+                                 .launch = launch,
+                                 .check = check,
+                                 .bytes = bytes,
+                                 .tune = tune};

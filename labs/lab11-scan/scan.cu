@@ -6,8 +6,8 @@
  * each tile a block of its own and join the tiles: in three launches, or in one pass that
  * looks back at the tiles before. Kernels 7-9 are the seed's streaming threshold of an 8-bit
  * image, the copy's pattern with a max in it; kernel 10 compacts an image's bright pixels with
- * kernel 6's single pass. Yours: the kernels; launch.cu checks the arguments and launches
- * them. */
+ * kernel 6's single pass; kernel 11 is kernel 6 on floats, whose adds round. Yours: the
+ * kernels; launch.cu checks the arguments and launches them. */
 #include <stdint.h>
 #include "scan.h"
 #include "warp.h"
@@ -105,10 +105,12 @@ __global__ void scan_blelloch_padded(const int *in, int *out, size_t n, int excl
  * A warp scans 32 values in registers: __shfl_up_sync(mask, x, d) hands each lane the x of
  * the lane d below, so kernel 1's five steps need no shared memory and no barrier. The warps'
  * totals go through shared memory, where warp 0 scans them; each warp adds the total of the
- * warps before it. Three barriers a tile instead of log2(B). */
+ * warps before it. Three barriers a tile instead of log2(B). Templates of the element's
+ * type: kernel 11 runs the same code on floats. */
 
 /* The inclusive scan of x over the 32 lanes of the warp. */
-__device__ int warp_inclusive_scan(int x)
+template <typename T>
+__device__ T warp_inclusive_scan(T x)
 {
     const unsigned lane = threadIdx.x % WARP;
     /* TODO: for d = 1, 2, 4, 8, 16: y = __shfl_up_sync(FULL_MASK, x, d), added to
@@ -116,17 +118,22 @@ __device__ int warp_inclusive_scan(int x)
     return x;
 }
 
-/* The inclusive scan of x over the block (blockDim.x a multiple of 32), and in *total the
- * block's sum, in every thread. */
-__device__ int block_inclusive_scan(int x, int *total)
+/* The exclusive scan of x over the block (blockDim.x a multiple of 32): the sum of the x of
+ * the threads before this one; in *total the block's sum, in every thread. Made of adds
+ * alone, no "inclusive less x": for ints the same, for floats a subtraction that does not
+ * undo a rounded add (kernel 11). */
+template <typename T>
+__device__ T block_exclusive_scan(T x, T *total)
 {
-    __shared__ int warp_sums[WARP];
+    __shared__ T warp_sums[WARP];
     const unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP, warps = blockDim.x / WARP;
-    /* TODO: scan x in the warp; its last lane stores the result in
+    T before = 0;
+    /* TODO: inclusive = the scan of x in the warp; its last lane stores it in
      * warp_sums[warp]; a barrier; warp 0 scans warp_sums in place (0 past the block's warps);
-     * a barrier; warps above 0 add warp_sums[warp - 1]; *total = warp_sums[warps - 1]; a
-     * barrier, so that the next call's stores wait for these reads. */
-    return x;
+     * a barrier. before = the inclusive of the lane below (__shfl_up_sync by 1, in every
+     * lane; lane 0 keeps 0), plus warp_sums[warp - 1] in warps above 0; *total =
+     * warp_sums[warps - 1]; a barrier, so that the next call's stores wait for these reads. */
+    return before;
 }
 
 /* 4. The block scan by shuffles, one block tile after tile. Costs: one SM still does it all.
@@ -135,8 +142,8 @@ __global__ void scan_warp_shuffle(const int *in, int *out, size_t n, int exclusi
 {
     int carry = 0;
     /* TODO: the tile loop of kernel 1, a tile of blockDim.x: x = in[i] (0 past n);
-     * inclusive = block_inclusive_scan(x, &total); out[i] = carry + inclusive, less x when
-     * exclusive (i < n); carry += total. */
+     * before = block_exclusive_scan(x, &total); out[i] = carry + before, plus x when
+     * inclusive (i < n); carry += total. */
 }
 
 /* ------------------------------------------------------------- tiles of many blocks
@@ -167,6 +174,24 @@ __device__ unsigned staged(unsigned k)
     return k + k / BANKS;
 }
 
+/* A stage's word holds an int as it is, a float as its bits (kernel 11). */
+__device__ int to_word(int x)
+{
+    return x;
+}
+__device__ int to_word(float x)
+{
+    return __float_as_int(x);
+}
+__device__ void from_word(int word, int &x)
+{
+    x = word;
+}
+__device__ void from_word(int word, float &x)
+{
+    x = __int_as_float(word);
+}
+
 /* The warp transpose. A warp's load is fastest striped: its load k has lane l take element
  * k WARP + l of the warp's part, 32 consecutive elements, whole 32-byte sectors. The scan wants
  * the items blocked: lane l's x[k] is element l SCAN_ITEMS + k. So each lane stores its striped
@@ -175,35 +200,38 @@ __device__ unsigned staged(unsigned k)
  * banks without the padding (a 16-way conflict for 16 items); with it, in 32. Costs two shared
  * accesses an element, where loading blocked straight from memory makes each load of the warp
  * touch SCAN_ITEMS times the sectors it uses (the L1 cache catches the rest, if it can). */
-__device__ void striped_to_blocked(int x[SCAN_ITEMS])
+template <typename T>
+__device__ void striped_to_blocked(T x[SCAN_ITEMS])
 {
     int *stage = warp_stage();
     const unsigned lane = threadIdx.x % WARP;
     for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        stage[staged(k * WARP + lane)] = x[k];
+        stage[staged(k * WARP + lane)] = to_word(x[k]);
     __syncwarp();
     for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        x[k] = stage[staged(lane * SCAN_ITEMS + k)];
+        from_word(stage[staged(lane * SCAN_ITEMS + k)], x[k]);
     __syncwarp(); /* every lane has read: the stage is free again */
 }
 
 /* The other way, for the stores: blocked items in, striped out. */
-__device__ void blocked_to_striped(int x[SCAN_ITEMS])
+template <typename T>
+__device__ void blocked_to_striped(T x[SCAN_ITEMS])
 {
     int *stage = warp_stage();
     const unsigned lane = threadIdx.x % WARP;
     for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        stage[staged(lane * SCAN_ITEMS + k)] = x[k];
+        stage[staged(lane * SCAN_ITEMS + k)] = to_word(x[k]);
     __syncwarp();
     for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        x[k] = stage[staged(k * WARP + lane)];
+        from_word(stage[staged(k * WARP + lane)], x[k]);
     __syncwarp();
 }
 
 /* This warp's part of the tile, in[first..first + WARP_ITEMS) (first: warp_first), blocked into
  * x[]: x[k] = in[first + lane SCAN_ITEMS + k], 0 past n. All SCAN_ITEMS loads are issued
  * before the first is needed: that many in flight per thread. */
-__device__ void load_items(const int *in, size_t n, size_t first, int x[SCAN_ITEMS])
+template <typename T>
+__device__ void load_items(const T *in, size_t n, size_t first, T x[SCAN_ITEMS])
 {
     const unsigned lane = threadIdx.x % WARP;
     for (unsigned k = 0; k < SCAN_ITEMS; k++) {
@@ -215,7 +243,8 @@ __device__ void load_items(const int *in, size_t n, size_t first, int x[SCAN_ITE
 
 /* add + v[k] (blocked as load_items leaves them; left striped) to out[first + lane SCAN_ITEMS
  * + k], below n: striped, so that each store of the warp writes 128 consecutive bytes. */
-__device__ void store_items(int *out, size_t n, size_t first, int v[SCAN_ITEMS], int add)
+template <typename T>
+__device__ void store_items(T *out, size_t n, size_t first, T v[SCAN_ITEMS], T add)
 {
     const unsigned lane = threadIdx.x % WARP;
     blocked_to_striped(v);
@@ -228,10 +257,11 @@ __device__ void store_items(int *out, size_t n, size_t first, int v[SCAN_ITEMS],
 
 /* The scan of a tile whose threads hold SCAN_ITEMS consecutive items each, x[]: v[k] is the
  * scan of item k within the tile; *total: the tile's sum, in every thread. */
-__device__ void tile_scan(const int x[SCAN_ITEMS], int exclusive, int v[SCAN_ITEMS], int *total)
+template <typename T>
+__device__ void tile_scan(const T x[SCAN_ITEMS], int exclusive, T v[SCAN_ITEMS], T *total)
 {
-    /* TODO: add up the items into sum; before = block_inclusive_scan(sum, total) -
-     * sum, the sum of the threads before this one; then for each item k: v[k] = before
+    /* TODO: add up the items into sum; before = block_exclusive_scan(sum, total),
+     * the sum of the threads before this one; then for each item k: v[k] = before
      * (exclusive) or before + x[k] (inclusive), and before += x[k]. */
 }
 
@@ -281,7 +311,8 @@ __device__ unsigned draw_tile(unsigned *ticket)
 
 /* Lane 0 of a tile's warp 0: value (its aggregate or its inclusive prefix) into *slot, then
  * state (SCAN_FLAG_AGGREGATE or SCAN_FLAG_PREFIX) into *flag. */
-__device__ void publish(int *slot, unsigned *flag, int value, unsigned state)
+template <typename T>
+__device__ void publish(T *slot, unsigned *flag, T value, unsigned state)
 {
     /* TODO: store value in *slot; __threadfence(), so that every block sees the
      * value before it sees the flag; atomicExch(flag, state). */
@@ -308,12 +339,13 @@ __device__ unsigned through_lowest(unsigned lanes)
  * sums are read through volatile pointers, past this SM's L1 cache, which does not see other
  * SMs' writes. Lanes before tile 0 poll nothing (SCAN_FLAG_NONE): tile 0, which publishes its
  * prefix at once, ends the walk before them. */
-__device__ int look_back(unsigned *flags, const int *aggregates, const int *prefixes, unsigned tile)
+template <typename T>
+__device__ T look_back(unsigned *flags, const T *aggregates, const T *prefixes, unsigned tile)
 {
-    const volatile int *vaggregates = aggregates;
-    const volatile int *vprefixes = prefixes;
+    const volatile T *vaggregates = aggregates;
+    const volatile T *vprefixes = prefixes;
     const int lane = (int)(threadIdx.x % WARP);
-    int sum = 0;
+    T sum = 0;
     /* TODO: for window = tile - 1, step -32 (ints: the lanes' tiles go below 0): p =
      * window - lane; repeat state = atomicOr(&flags[p], 0) (SCAN_FLAG_NONE for p < 0), with
      * __ballot_sync the lanes whose state is SCAN_FLAG_PREFIX and those whose is
@@ -327,14 +359,26 @@ __device__ int look_back(unsigned *flags, const int *aggregates, const int *pref
 /* Warp 0 of tile `tile`, whose sum is total: the tile's place in the chain. Returns the sum of
  * the tiles before it, in every lane, having published its own inclusive prefix for the tiles
  * after (lane 0 publishes). */
-__device__ int chain(unsigned tile, int total, unsigned *flags, int *aggregates, int *prefixes)
+template <typename T>
+__device__ T chain(unsigned tile, T total, unsigned *flags, T *aggregates, T *prefixes)
 {
     const unsigned lane = threadIdx.x % WARP;
-    int before = 0;
+    T before = 0;
     /* TODO: a tile above 0: lane 0 publishes total as its aggregate, and the warp
      * looks back into before; then lane 0 of every tile publishes before + total as its
      * prefix. */
     return before;
+}
+
+/* The single pass over tiles of T (int: kernel 6; float: kernel 11). */
+template <typename T>
+__device__ void lookback_tiles(const T *in, T *out, size_t n, int exclusive, unsigned *ticket,
+                               unsigned *flags, T *aggregates, T *prefixes)
+{
+    __shared__ T before_tile;
+    /* TODO: tile = draw_tile(ticket); first = warp_first(tile); load_items and
+     * tile_scan; warp 0: chain(tile, total, ...), which its lane 0 stores in before_tile; a
+     * barrier; store_items(out, n, first, v, before_tile). */
 }
 
 /* 6. Single pass: read n, write n, and every SM at work. Costs: the chain through the tiles'
@@ -344,10 +388,7 @@ __global__ void scan_decoupled_lookback(const int *in, int *out, size_t n, int e
                                         unsigned *ticket, unsigned *flags, int *aggregates,
                                         int *prefixes)
 {
-    __shared__ int before_tile;
-    /* TODO: tile = draw_tile(ticket); first = warp_first(tile); load_items and
-     * tile_scan; warp 0: chain(tile, total, ...), which its lane 0 stores in before_tile; a
-     * barrier; store_items(out, n, first, v, before_tile). */
+    lookback_tiles(in, out, n, exclusive, ticket, flags, aggregates, prefixes);
 }
 
 /* ------------------------------------------------------------- 7-9. the streaming threshold
@@ -496,4 +537,21 @@ __global__ void compact_lookback(const unsigned char *src, size_t n, unsigned ch
      * 0: chain(...), which its lane 0 stores in before_tile, and in the last tile (gridDim.x -
      * 1) before + total in *count; a barrier; scatter_kept(out + before_tile, first, keep,
      * place). */
+}
+
+/* ------------------------------------------------------------- 11. floats
+ * Kernel 6 on floats: the same tiles, the same chain, the same adds in the same order. An int
+ * add is exact, so any order gives the same sums; a float add rounds, so the order is part of
+ * the answer, and no test can ask for the CPU's bits. What holds is a bound: every term of
+ * out[i] goes through at most d adds on its way there (the depth of the tree of adds), and
+ * |out[i] - the exact sum| <= gamma_d (|x_0| + ... + |x_i|), gamma_d = d u / (1 - d u), u =
+ * 2^-24. The handout counts d for this order: 2 SCAN_ITEMS + 11 inside a tile (the items, the
+ * warp, the warps, the items again), then at most 7 more for each tile of the chain before
+ * (reference.c: scan_float_depth). Which prefix a tile finds in its look-back depends on the
+ * schedule, so the bits of out may change from run to run, inside the bound. */
+__global__ void scan_lookback_float(const float *in, float *out, size_t n, int exclusive,
+                                    unsigned *ticket, unsigned *flags, float *aggregates,
+                                    float *prefixes)
+{
+    lookback_tiles(in, out, n, exclusive, ticket, flags, aggregates, prefixes);
 }

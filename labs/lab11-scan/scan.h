@@ -1,4 +1,4 @@
-/* lab11: scan (prefix sums) of int32 on the device. The table of variants, the host API that
+/* lab11: scan (prefix sums) of int32 (and float32) on the device. The table of variants, the host API that
  * rows.c and the tests call (launch.cu), and the kernels of scan.cu that launch.cu launches. */
 #ifndef SCAN_H
 #define SCAN_H
@@ -12,8 +12,9 @@ extern "C" {
 #endif
 
 /* What a variant computes: a scan of ints (scan()), the seed's streaming threshold of an 8-bit
- * image (threshold()), or the compaction of an image's bright pixels (compact()). */
-enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT };
+ * image (threshold()), the compaction of an image's bright pixels (compact()), or a scan of
+ * floats (scan_float()). */
+enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT, SCAN_JOB_SCAN_FLOAT };
 
 /* The variants, in the handout's order. A row: the enum constant, the name (tests,
  * --variant, bench rows, points), its launch facts, what it teaches. The facts:
@@ -46,10 +47,13 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT };
       "9: a warp a row, 16 pixels a lane in a uint4 by __vmaxu4")                       \
     X(SCAN_COMPACT, "compact",                                                          \
       (SCAN_JOB_COMPACT, SCAN_THREADS, SCAN_PIXELS * SCAN_ITEMS, 1),                    \
-      "10: the bright pixels' indices, in order: predicate, scan and scatter in one pass")
+      "10: the bright pixels' indices, in order: predicate, scan and scatter in one pass") \
+    X(SCAN_LOOKBACK_FLOAT, "lookback_float",                                            \
+      (SCAN_JOB_SCAN_FLOAT, SCAN_THREADS, SCAN_ITEMS, 1),                               \
+      "11: kernel 6 on floats: rounded adds, within the bound of their order")
 // clang-format on
 
-/* The tiled kernels (5, 6 and 10): blocks of SCAN_THREADS threads, each thread scanning
+/* The tiled kernels (5, 6, 10 and 11): blocks of SCAN_THREADS threads, each thread scanning
  * SCAN_ITEMS consecutive elements one after another (a register array), a tile of
  * SCAN_THREADS x SCAN_ITEMS elements. A bigger tile means fewer tiles to chain and more loads
  * in flight per thread, and costs registers and shared memory (each warp stages its part of
@@ -87,9 +91,10 @@ enum scan_mode {
  * sums is published; launch.cu zeroes them (SCAN_FLAG_NONE) before each launch. */
 enum { SCAN_FLAG_NONE = 0, SCAN_FLAG_AGGREGATE = 1, SCAN_FLAG_PREFIX = 2 };
 
-/* Bytes of device scratch that scan or compact needs for n elements with variant v (the tile
- * sums of three_phase; the ticket, flags and sums of decoupled_lookback and compact); 0 for
- * the one-block variants, the thresholds, n == 0 or a bad variant. */
+/* Bytes of device scratch that scan, scan_float or compact needs for n elements with variant
+ * v (the tile sums of three_phase; the ticket, flags and sums of decoupled_lookback,
+ * lookback_float and compact); 0 for the one-block variants, the thresholds, n == 0 or a bad
+ * variant. */
 size_t scan_scratch_bytes(enum scan_variant v, size_t n);
 
 /* out[0..n) = the scan of in[0..n) (mode: inclusive or exclusive), int32 adds as the GPU does
@@ -100,6 +105,13 @@ size_t scan_scratch_bytes(enum scan_variant v, size_t n);
  * Asynchronous, like a kernel launch. */
 int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in, struct gpu_buf out, size_t n,
          struct gpu_buf scratch);
+
+/* out[0..n) = the scan of the floats in[0..n) (mode: inclusive or exclusive) by a variant of
+ * job SCAN_JOB_SCAN_FLOAT, in float adds, whose order is the kernel's: out[i] is within
+ * scan_float_bound of the exact sum (reference.c), and its last bits may differ from run to
+ * run. Returns, checks and scratch as scan(). Asynchronous. */
+int scan_float(enum scan_variant v, enum scan_mode mode, struct gpu_buf in, struct gpu_buf out,
+               size_t n, struct gpu_buf scratch);
 
 /* library.cu, CUDA builds only: cub::DeviceScan::InclusiveSum or ExclusiveSum on the same
  * buffers. Call with temp.ptr NULL first: *temp_bytes receives the scratch CUB needs. */
@@ -131,6 +143,17 @@ int compact_cub(struct gpu_buf src, size_t n, unsigned char thr, struct gpu_buf 
 /* reference.c: the CPU loops everything is checked against; the scan wraps as the GPU's
  * adds do; compact_cpu returns the count. */
 void scan_cpu(enum scan_mode mode, const int *in, int *out, size_t n);
+/* The float scan's reference, in double: sum[i], the exact sum of out[i]'s terms (to double's
+ * rounding: each partial sum of n floats off by at most n 2^-53 of abs_sum[i]), and
+ * abs_sum[i], the sum of their magnitudes. */
+void scan_float_cpu(enum scan_mode mode, const float *in, double *sum, double *abs_sum, size_t n);
+/* The depth of lookback_float's tree of adds for out[i]: the most float adds that any of its
+ * terms goes through (README: "A float scan's error"), growing with i's tile by the chain. */
+unsigned scan_float_depth(size_t i);
+/* How far out[i] of a right float scan of n elements may lie from sum[i]: gamma_d abs_sum[i]
+ * for d = scan_float_depth(i), gamma_d = d u / (1 - d u), u = 2^-24, plus what the double
+ * reference's own rounding may add. */
+double scan_float_bound(size_t i, size_t n, double abs_sum);
 void threshold_cpu(const unsigned char *src, unsigned char *dst, size_t width, size_t height,
                    size_t pitch, unsigned char thr);
 size_t compact_cpu(const unsigned char *src, size_t n, unsigned char thr, unsigned *out);
@@ -147,10 +170,14 @@ __global__ void scan_warp_shuffle(const int *in, int *out, size_t n, int exclusi
  * scan_warp_shuffle in one block; each tile's offset added back. */
 __global__ void scan_tiles(const int *in, int *out, size_t n, int exclusive, int *tile_sums);
 __global__ void scan_add_offsets(int *out, size_t n, const int *offsets);
-/* decoupled_lookback: ticket, flags and the two sums of each tile, zeroed by launch.cu. */
+/* decoupled_lookback: ticket, flags and the two sums of each tile, zeroed by launch.cu;
+ * lookback_float: the same on floats, its sums in the same scratch. */
 __global__ void scan_decoupled_lookback(const int *in, int *out, size_t n, int exclusive,
                                         unsigned *ticket, unsigned *flags, int *aggregates,
                                         int *prefixes);
+__global__ void scan_lookback_float(const float *in, float *out, size_t n, int exclusive,
+                                    unsigned *ticket, unsigned *flags, float *aggregates,
+                                    float *prefixes);
 /* The thresholds: rows of width pixels, pitch bytes apart. */
 __global__ void threshold_pixel(const unsigned char *src, unsigned char *dst, size_t width,
                                 size_t height, size_t pitch, unsigned char thr);

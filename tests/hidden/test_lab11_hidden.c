@@ -2,7 +2,9 @@
  * tests/hidden/ out). They check what the visible tests leave open, a test per variant: sizes
  * (and image widths) one below, at and one above every multiple that a variant's loops turn
  * on, and buffers that start 1 to 3 elements past an aligned address, each output inside
- * poison that must stay untouched. Points and visibility: tests/hidden/lab11.txt. */
+ * poison that must stay untouched (the float scan's on wider magnitudes than the visible
+ * tests', within its bound). Points and visibility: tests/hidden/lab11.txt. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,6 +65,60 @@ static void check(enum scan_variant v, size_t n, size_t shift)
     free(x);
     free(got);
     free(want);
+}
+
+/* The float scan of n floats of mixed signs and magnitudes (+-(1 + f) 2^e, e from -30 to 10,
+ * every 5th cancelling the one before) placed as check places its ints, in both modes under
+ * every thread order: each out[i] within scan_float_bound of the sum in double, the poison
+ * around it untouched. */
+static void check_float(enum scan_variant v, size_t n, size_t shift)
+{
+    const char *name = scan_variants[v].name;
+    size_t all = n + 2 * SPARE + shift, scratch_bytes = scan_scratch_bytes(v, n);
+    float *x = malloc(n * sizeof(float)), *got = malloc(all * sizeof(float));
+    double *sum = malloc(n * sizeof(double)), *abs_sum = malloc(n * sizeof(double));
+    struct gpu_buf din = gpu_alloc((n + shift) * sizeof(float)),
+                   dout = gpu_alloc(all * sizeof(float)), scratch = gpu_alloc(scratch_bytes + 1);
+    struct gpu_buf in = {(float *)din.ptr + shift, n * sizeof(float)},
+                   out = {(float *)dout.ptr + SPARE + shift, n * sizeof(float)};
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = testkit_next();
+        const float m = 1.0f + (float)(r & 0x7fffff) / 0x800000;
+        x[i] = i % 5 == 4 ? -x[i - 1] : ldexpf(r >> 63 ? -m : m, (int)(r >> 23 & 0xffff) % 41 - 30);
+    }
+    gpu_upload(in, x, n * sizeof(float));
+    for (int m = SCAN_INCLUSIVE; m <= SCAN_EXCLUSIVE; m++) {
+        scan_float_cpu((enum scan_mode)m, x, sum, abs_sum, n);
+        for (int o = 0; o < testkit_orders(n); o++) {
+            testkit_set_order(o);
+            testkit_case("%s, %s, n = %zu, buffers at +%zu floats, order %s", name, mode_names[m],
+                         n, shift, testkit_order_name(o));
+            gpu_poison(dout);
+            gpu_poison(scratch);
+            assert_status(scan_float(v, (enum scan_mode)m, in, out, n, scratch), LAB_OK);
+            gpu_sync();
+            gpu_download(got, dout, all * sizeof(float));
+            for (size_t k = 0; k < all; k++) {
+                const size_t i = k - SPARE - shift; /* past the end (or wrapped below 0): >= n */
+                uint32_t bits;
+                memcpy(&bits, &got[k], sizeof bits);
+                if (i < n ? !(fabs(got[k] - sum[i]) <= scan_float_bound(i, n, abs_sum[i]))
+                          : bits != 0xffffffffu)
+                    fail_msg("%s, %s, n = %zu, buffers at +%zu floats, order %s: out[%td] = %.9g%s",
+                             name, mode_names[m], n, shift, testkit_order_name(o),
+                             (ptrdiff_t)k - SPARE - (ptrdiff_t)shift, got[k],
+                             i < n ? ", out of the bound of the kernel's order of adds"
+                                   : " (outside the output: nothing may be written there)");
+            }
+        }
+    }
+    gpu_free(&din);
+    gpu_free(&dout);
+    gpu_free(&scratch);
+    free(x);
+    free(got);
+    free(sum);
+    free(abs_sum);
 }
 
 /* The threshold of a width x height image, rows pitch bytes apart, src `src_shift` and dst
@@ -157,6 +213,8 @@ static void around(enum scan_variant v, const size_t *units, size_t count)
                     continue;
                 if (scan_facts[v].job == SCAN_JOB_SCAN)
                     check(v, n, 0);
+                else if (scan_facts[v].job == SCAN_JOB_SCAN_FLOAT)
+                    check_float(v, n, 0);
                 else if (scan_facts[v].job == SCAN_JOB_COMPACT)
                     check_compact(v, n, 0, 0);
                 else
@@ -193,6 +251,8 @@ static void unaligned_buffers(int v)
         for (size_t shift = 1; shift <= 3; shift++) {
             if (scan_facts[v].job == SCAN_JOB_SCAN)
                 check((enum scan_variant)v, sizes[s], shift);
+            else if (scan_facts[v].job == SCAN_JOB_SCAN_FLOAT)
+                check_float((enum scan_variant)v, sizes[s], shift);
             else if (scan_facts[v].job == SCAN_JOB_COMPACT)
                 check_compact((enum scan_variant)v, sizes[s], shift, 4 - shift);
             else {

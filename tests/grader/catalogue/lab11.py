@@ -1,6 +1,7 @@
 """lab11 scan: barriers between the sweeps, double buffering, shared buffers reused, the
 exclusive shift, tails, the warp transpose's syncs, the look-back's fences, atomics, window
-and ticket; the threshold's strides, grid and uint4s; compaction's places, scatter and count."""
+and ticket; the threshold's strides, grid and uint4s; compaction's places, scatter and count;
+the float scan's tail and the type it adds in, and an order of adds of its own."""
 from catalogue import right, wrong
 
 FILE = "scan.cu"
@@ -46,17 +47,18 @@ WRONG = {
                                   ["blelloch_padded"], line="        temp[slot<PADDED>(half + t)] = b;"),
     # __shfl_up_sync's value added in every lane: lanes below d add their own x again
     "shuffle_all_lanes_add": wrong([
-        ("        int y = __shfl_up_sync(FULL_MASK, x, d);\n        if (lane >= d)\n            x += y;",
+        ("        T y = __shfl_up_sync(FULL_MASK, x, d);\n        if (lane >= d)\n            x += y;",
          "        x += __shfl_up_sync(FULL_MASK, x, d);")], BLOCK_SCAN),
     # no barrier between the warps' stores of their sums and warp 0's scan of them
     "warp_sums_missing_barrier": wrong([
-        ("        warp_sums[warp] = x;\n    __syncthreads();\n", "        warp_sums[warp] = x;\n")],
+        ("        warp_sums[warp] = inclusive;\n    __syncthreads();\n",
+         "        warp_sums[warp] = inclusive;\n")],
         BLOCK_SCAN),
     # no barrier after the reads of warp_sums: the next call's stores overwrite them
     "warp_sums_reused": wrong([
         ("    *total = warp_sums[warps - 1];\n    __syncthreads();\n",
          "    *total = warp_sums[warps - 1];\n")],
-        ["warp_shuffle"], race=True, line="        x += warp_sums[warp - 1];"),
+        ["warp_shuffle"], race=True, line="        before += warp_sums[warp - 1];"),
     # the tile loop stops before the last, partial tile
     "tail_tile_dropped": wrong([("    for (size_t base = 0; base < n; base += blockDim.x) {\n"
                                  "        const size_t i = base + threadIdx.x;",
@@ -117,8 +119,8 @@ WRONG = {
                                ["threshold_simd"]),
     # the warp transpose without its __syncwarp: a lane reads its blocked items before the
     # lanes that load them have stored them
-    "stage_no_syncwarp": wrong([("        stage[staged(k * WARP + lane)] = x[k];\n    __syncwarp();\n",
-                                 "        stage[staged(k * WARP + lane)] = x[k];\n")], TILED),
+    "stage_no_syncwarp": wrong([("        stage[staged(k * WARP + lane)] = to_word(x[k]);\n    __syncwarp();\n",
+                                 "        stage[staged(k * WARP + lane)] = to_word(x[k]);\n")], TILED),
     # the scatter's __syncwarp left out: lanes store indices the others have not staged yet
     "compact_scatter_no_syncwarp": wrong([
         ("                    stage[staged(q - round)] = (int)(pixel + __ffs(m) - 1);\n        }\n"
@@ -135,9 +137,25 @@ WRONG = {
     "compact_count_by_block_index": wrong([("            if (tile == gridDim.x - 1)",
                                             "            if (blockIdx.x == gridDim.x - 1)")],
                                           ["compact"]),
+    # a warp's part of the tile loaded only when it is whole, as if n were a multiple of it:
+    # the tail's floats read as 0, every output written and the last ones short of their terms
+    "float_tail_dropped": wrong([("        x[k] = i < n ? in[i] : 0;",
+                                  "        x[k] = first + WARP_ITEMS <= n ? in[i] : 0;")],
+                                ["lookback_float"]),
+    # the look-back's sum kept in an int, as kernel 6 had it: each window's floats truncated
+    # (kernel 6 itself still right)
+    "float_lookback_sum_in_int": wrong([("    T sum = 0;\n    /* SOLUTION BEGIN: for window",
+                                         "    int sum = 0;\n    /* SOLUTION BEGIN: for window")],
+                                       ["lookback_float"]),
 }
 
 RIGHT = {
+    # a thread's items added last to first: another order of adds, of the same depth, so
+    # within the same bound
+    "float_items_reversed": right([
+        ("    T sum = 0;\n    for (unsigned k = 0; k < SCAN_ITEMS; k++)\n        sum += x[k];\n",
+         "    T sum = 0;\n    for (unsigned k = SCAN_ITEMS; k-- > 0;)\n        sum += x[k];\n")],
+        ["lookback_float"]),
     # the exclusive scan as the inclusive less the element itself, with no shifted load
     "exclusive_by_subtraction": right([
         ("        const size_t j = exclusive ? i - 1 : i;\n        src[t] = j < n ? in[j] : 0;\n",
