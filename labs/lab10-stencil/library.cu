@@ -11,48 +11,7 @@
 #ifdef LAB10_NPP
 #include <nppi_filtering_functions.h>
 
-/* An NPP call's status, checked like a CUDA call's. */
-static int npp_try(NppStatus status, const char *call, int line)
-{
-    if (status == NPP_SUCCESS)
-        return LAB_OK;
-    fprintf(stderr, "%s:%d: %s: NPP status %d\n", __FILE__, line, call, (int)status);
-    return LAB_ECUDA;
-}
-#define NPP_TRY(call)                                   \
-    do {                                                \
-        if (npp_try((call), #call, __LINE__) != LAB_OK) \
-            return LAB_ECUDA;                           \
-    } while (0)
-
-/* NPP's stream context for the default stream, filled once from the device's attributes. */
-static int npp_context(NppStreamContext *ctx)
-{
-    static NppStreamContext c;
-    static int filled;
-    if (!filled) {
-        int dev, smem;
-        CUDA_TRY(cudaGetDevice(&dev));
-        c.hStream = 0;
-        c.nCudaDeviceId = dev;
-        CUDA_TRY(
-            cudaDeviceGetAttribute(&c.nMultiProcessorCount, cudaDevAttrMultiProcessorCount, dev));
-        CUDA_TRY(cudaDeviceGetAttribute(&c.nMaxThreadsPerMultiProcessor,
-                                        cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-        CUDA_TRY(
-            cudaDeviceGetAttribute(&c.nMaxThreadsPerBlock, cudaDevAttrMaxThreadsPerBlock, dev));
-        CUDA_TRY(cudaDeviceGetAttribute(&c.nCudaDevAttrComputeCapabilityMajor,
-                                        cudaDevAttrComputeCapabilityMajor, dev));
-        CUDA_TRY(cudaDeviceGetAttribute(&c.nCudaDevAttrComputeCapabilityMinor,
-                                        cudaDevAttrComputeCapabilityMinor, dev));
-        CUDA_TRY(cudaStreamGetFlags(0, &c.nStreamFlags));
-        CUDA_TRY(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlock, dev));
-        c.nSharedMemPerBlock = (size_t)smem;
-        filled = 1;
-    }
-    *ctx = c;
-    return LAB_OK;
-}
+#include "npp_call.h"
 
 extern "C" size_t sobel_npp_bytes(size_t pitch, size_t height)
 {
