@@ -56,6 +56,7 @@ help:
 	@echo "make grade              score this checkout (or STUDENT=path; LAB=NN) into grade/"
 	@echo "make grade CLASS=dir    a folder per student, JOBS=n side by side, grade/class.csv"
 	@echo "make dist | test-grader student tarball + Gradescope autograder | the grader's tests"
+	@echo "make grade-times        the solutions' test times into common/grade/times.json"
 	@echo "make clean"
 	@echo "variables: BACKEND=cuda|cpu (now $(BACKEND)), SOLUTION=1, ARCH=90|native,"
 	@echo "           ARGS=\"--n 1000\", T=NAME (one test), V=1 (verbose), SANITIZE=0,"

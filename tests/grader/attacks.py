@@ -140,6 +140,7 @@ class Attacks(unittest.TestCase):
         root, class_dir = os.path.join(cls.tmp, "root"), os.path.join(cls.tmp, "class")
         cls.out, cls.log = os.path.join(cls.tmp, "out"), os.path.join(cls.tmp, "grade.log")
         copy_tree(root)
+        cls.root = root
         cls.canaries = plant_canaries(root)
         make_class(class_dir, root)
         scratch = os.path.join(cls.tmp, "scratch")  # the grader's temporary folders
@@ -205,6 +206,20 @@ class Attacks(unittest.TestCase):
                 continue
             with self.subTest(attack=name):
                 self.assertNotIn("did not compile", output)
+
+    def test_kept_builds_are_the_graders_alone(self):
+        """What the grading keeps for the next one (base.py: the judges, the skeletons' built
+        tree) no student's uid may change: a file changed there would grade the next student."""
+        kept = []
+        for name in ("grade-base", "grade-judges"):
+            for folder, dirs, files in os.walk(os.path.join(self.root, "build", name)):
+                kept += [os.path.join(folder, f) for f in dirs + files]
+        self.assertTrue(kept, "the class run kept no build")
+        for path in kept:
+            st = os.lstat(path)
+            self.assertEqual(st.st_uid, os.geteuid(), path)
+            self.assertFalse(st.st_mode & 0o002 or (st.st_mode & 0o020 and st.st_gid != 0),
+                             "%s: mode %o" % (path, st.st_mode))
 
     def test_leaks_nothing(self):
         secret = list(self.canaries.values()) + ([self.shadow] if self.shadow else [])
