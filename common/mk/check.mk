@@ -1,6 +1,9 @@
 # `make test`, the README's test command, `make check`, and the checks they run. Included by the top
 # Makefile.
 
+# A step of make test or make check: its own lines, then the seconds it took.
+STEP = @common/step.sh
+
 .PHONY: test check-skeletons skeletons-fail nvcc-check test-new-lab test-new-lab-catalogue
 ifneq ($(LAB_GOALS),)
 test: $(LAB_GOALS:=-test)
@@ -14,7 +17,6 @@ else
 # under AddressSanitizer and UBSan, as every `make labNN test` there), every points line
 # scoring a test of the judges of either backend (common/grade/check_points.py).
 # Each step prints its own lines, then the seconds it took (common/step.sh).
-STEP = @common/step.sh
 # nvcc-check compiles every .cu alone: a job per core (the tests stay one lab at a time, so
 # that their time limits hold)
 CORES := $(shell nproc 2>/dev/null || echo 1)
@@ -36,12 +38,14 @@ endif
 # and its catch rate, the Colab notebook, and on the CPU backend the same tests again under
 # the race checker, as the grader runs them.
 .PHONY: check
-check: test-grader
-	@common/step.sh test-notebook $(MAKE) --no-print-directory test-notebook
+check: $(BUILD)/.need-python3
+	$(STEP) test-grader python3 tests/grader/test_grader.py --backend $(BACKEND)
+	$(STEP) catch-rate python3 tests/grader/catch_rate.py --backend $(BACKEND) $(foreach l,$(LAB),--lab $(l))
+	$(STEP) test-notebook $(MAKE) --no-print-directory test-notebook
 ifeq ($(BACKEND),cpu)
-	@$(MAKE) --no-print-directory test-new-lab-catalogue
-	@$(MAKE) --no-print-directory RACECHECK=1 test-cpu-backend
-	@$(MAKE) --no-print-directory RACECHECK=1 SOLUTION=1 $(NUMS:=-test)
+	$(STEP) test-new-lab-catalogue $(MAKE) --no-print-directory test-new-lab-catalogue
+	$(STEP) "test-cpu-backend, race-checked" $(MAKE) --no-print-directory RACECHECK=1 test-cpu-backend
+	$(STEP) "the solutions' tests, race-checked" $(MAKE) --no-print-directory RACECHECK=1 SOLUTION=1 $(NUMS:=-test)
 endif
 	@echo "make check: all passed"
 
