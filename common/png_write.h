@@ -12,7 +12,8 @@
 typedef void (*rgb_row_fn)(const void *image, size_t y, unsigned char *rgb);
 
 /* The width x height image whose rows row() gives, as an 8-bit RGB PNG at path, row 0 at
- * the top. 0, or -1 with "prog: cannot write PATH: why" printed on stderr. */
+ * the top; as 8-bit gray where every pixel is gray (a first pass of row() over the rows tells,
+ * up to the first colour). 0, or -1 with "prog: cannot write PATH: why" printed on stderr. */
 int write_png_rgb(const char *prog, const char *path, size_t width, size_t height, rgb_row_fn row,
                   const void *image);
 
