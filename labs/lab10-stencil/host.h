@@ -1,5 +1,5 @@
 /* lab10's host side, as main.c and rows.c use it: the bench's rows and the job they run on
- * (rows.c), and the picture the command line read (main.c). */
+ * (rows.c), and what the command line read (main.c): a picture, the heat rows' steps. */
 #ifndef HOST_H
 #define HOST_H
 
@@ -14,10 +14,12 @@ extern const struct lab_job stencil_job;
 int have_npp(void);
 
 /* run --image: a picture as the Sobel rows' image, width x height bytes of gray (NULL: the
- * drawn one). Its sides are the run's (--image sets --width and --height). */
+ * drawn one). Its sides are the run's (--image sets --width and --height). --steps: the heat
+ * rows' steps, run's and bench's (HEAT_BENCH_STEPS without it). */
 struct options {
     unsigned char *image;
     size_t width, height;
+    unsigned steps;
 };
 extern struct options opt;
 

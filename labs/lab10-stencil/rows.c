@@ -1,8 +1,8 @@
 /* lab10's bench rows: the variants of stencil.h, then the CPU loops of the three problems and,
  * on a GPU whose toolkit has NPP, nppiGradientVectorSobelBorder, each checked bit for bit
- * against the CPU reference of its problem. The heat rows take HEAT_BENCH_STEPS steps from
- * the same grid, with 16 sources; the Sobel rows work on a drawn image of the grid's sides
- * (or on run --image's picture). */
+ * against the CPU reference of its problem. The heat rows take --steps steps (HEAT_BENCH_STEPS
+ * without it) from the same grid, with 16 sources; the Sobel rows work on a drawn image of the
+ * grid's sides (or on run --image's picture). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +52,9 @@ void npp_report(const struct bench *b, struct lab_size s, const double *ms, cons
     say_no_npp();
 }
 
-enum { SOURCES = 16 };
+/* HOT: the hot sources' temperature, the cold ones' being 0; the start grid lies between
+ * them, so every temperature of a run does, and the pictures' colours span 0 to HOT. */
+enum { SOURCES = 16, HOT = 1 << 20 };
 
 struct job {
     size_t width, height, pitch, n; /* n = width x height: the line rows' length */
@@ -149,7 +151,7 @@ static void draw_sources(struct job *j, struct rng *r)
     size_t want = j->n / 4 < SOURCES ? j->n / 4 : SOURCES;
     while (j->nsources < want) {
         struct heat_source s = {(unsigned)(rng_next(r) % j->width),
-                                (unsigned)(rng_next(r) % j->height), j->nsources % 2 ? 0 : 1 << 20};
+                                (unsigned)(rng_next(r) % j->height), j->nsources % 2 ? 0 : HOT};
         size_t k = 0;
         while (k < j->nsources && (j->sources[k].x != s.x || j->sources[k].y != s.y))
             k++;
@@ -181,12 +183,12 @@ static void *setup(struct lab_size s, uint64_t seed)
         fprintf(stderr, "lab10: out of host memory for %zu x %zu\n", j->width, j->height);
         exit(1);
     }
-    rng_ints(&r, j->in, cells, 0, (1 << 20) - 1); /* temperatures up to 1048.575 degrees */
+    rng_ints(&r, j->in, cells, 0, HOT - 1); /* temperatures up to 1048.575 degrees */
     draw_sources(j, &r);
     adjacent_cpu(j->in, j->want_adjacent, j->n);
     stencil1d_cpu(j->in, j->want_stencil, j->n);
     heat_cpu(j->in, j->want_heat, j->scratch, j->width, j->height, j->pitch, j->sources,
-             j->nsources, HEAT_BENCH_STEPS);
+             j->nsources, opt.steps);
     j->din = gpu_alloc(bytes);
     j->dout = gpu_alloc(bytes);
     j->dscratch = gpu_alloc(bytes);
@@ -227,7 +229,7 @@ static int launch(void *p, int row)
         return LAB_OK;
     case CPU_HEAT:
         heat_cpu(j->in, j->got, j->scratch, j->width, j->height, j->pitch, j->sources, j->nsources,
-                 HEAT_BENCH_STEPS);
+                 opt.steps);
         return LAB_OK;
     case CPU_SOBEL:
         sobel_cpu(j->image, j->edges, j->width, j->height, j->spitch);
@@ -245,7 +247,7 @@ static int launch(void *p, int row)
     if (kind(row) != GRID_HEAT)
         return stencil_line((enum stencil_variant)row, j->din, j->dout, j->n);
     return heat((enum stencil_variant)row, j->din, j->dout, j->dscratch, j->width, j->height,
-                j->pitch, j->sources, j->nsources, HEAT_BENCH_STEPS);
+                j->pitch, j->sources, j->nsources, opt.steps);
 }
 
 /* The first wrong pixel of the edges (NPP's: min(255, its |Sx| + |Sy| over 4)). */
@@ -321,23 +323,48 @@ static double bytes(void *p, int row)
     struct job *j = p;
     if (kind(row) == IMAGE_SOBEL)
         return (row == NPP_SOBEL ? 3.0 : 2.0) * (double)j->n;
-    return 2.0 * sizeof(int) * (double)j->n * (kind(row) == GRID_HEAT ? HEAT_BENCH_STEPS : 1);
+    return 2.0 * sizeof(int) * (double)j->n * (kind(row) == GRID_HEAT ? opt.steps : 1);
 }
 
-/* For run --png: a Sobel variant's image, the picture on the left and its edges on the
- * right (white where the edges are strongest), a gray gap between. */
+/* For run --png: a variant's input on the left and its output on the right, a gray gap
+ * between. A Sobel variant's picture and its edges (white where they are strongest); a heat
+ * variant's grid before and after its steps, in colour. */
 enum { GAP = 4 };
 static int image_size(const void *p, int row, size_t *width, size_t *height)
 {
     const struct job *j = p;
     *width = 2 * j->width + GAP;
     *height = j->height;
-    return row < STENCIL_VARIANTS && kind(row) == IMAGE_SOBEL;
+    return row < STENCIL_VARIANTS && (kind(row) == IMAGE_SOBEL || kind(row) == GRID_HEAT);
 }
-static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
+
+/* A temperature's colour on one scale for every run (0 to HOT, not the grid's own extremes),
+ * so that pictures after different steps compare: blue for the cold sources' 0, a light gray
+ * halfway, where the start grid's mean lies, red for HOT; in between, straight lines. */
+static void heat_colour(int t, unsigned char *rgb)
 {
-    const struct job *j = p;
-    (void)row;
+    static const unsigned char cold[3] = {59, 76, 192}, mid[3] = {221, 221, 221},
+                               hot[3] = {180, 4, 38};
+    const unsigned char *from = t < HOT / 2 ? cold : mid, *to = t < HOT / 2 ? mid : hot;
+    double f = (t < HOT / 2 ? t : t - HOT / 2) / (HOT / 2.0);
+    for (int c = 0; c < 3; c++)
+        rgb[c] = (unsigned char)(from[c] + f * (to[c] - from[c]) + 0.5);
+}
+
+static void heat_row(const struct job *j, size_t y, unsigned char *rgb)
+{
+    for (size_t x = 0; x < 2 * j->width + GAP; x++) {
+        if (x < j->width)
+            heat_colour(j->in[y * j->pitch + x], rgb + 3 * x);
+        else if (x >= j->width + GAP)
+            heat_colour(j->got[y * j->pitch + x - j->width - GAP], rgb + 3 * x);
+        else
+            rgb[3 * x] = rgb[3 * x + 1] = rgb[3 * x + 2] = 128;
+    }
+}
+
+static void sobel_row(const struct job *j, size_t y, unsigned char *rgb)
+{
     for (size_t x = 0; x < 2 * j->width + GAP; x++) {
         unsigned char v = 128;
         if (x < j->width)
@@ -346,6 +373,11 @@ static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
             v = j->edges[y * j->spitch + x - j->width - GAP];
         rgb[3 * x] = rgb[3 * x + 1] = rgb[3 * x + 2] = v;
     }
+}
+
+static void image_row(const void *p, int row, size_t y, unsigned char *rgb)
+{
+    (kind(row) == GRID_HEAT ? heat_row : sobel_row)(p, y, rgb);
 }
 
 const struct lab_job stencil_job = {
