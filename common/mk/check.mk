@@ -4,7 +4,7 @@
 # A step of make test or make check: its own lines, then the seconds it took.
 STEP = @common/step.sh
 
-.PHONY: test check-skeletons skeletons-fail nvcc-check test-new-lab test-new-lab-catalogue
+.PHONY: test check-skeletons skeletons-fail nvcc-check test-new-lab test-new-lab-catalogue test-cli
 ifneq ($(LAB_GOALS),)
 test: $(LAB_GOALS:=-test)
 else ifeq ($(wildcard solutions),)
@@ -27,12 +27,21 @@ test:
 	$(STEP) test-new-lab $(MAKE) --no-print-directory test-new-lab
 	$(STEP) test-cpu-backend $(MAKE) --no-print-directory test-cpu-backend
 	$(STEP) "the solutions' tests" $(MAKE) --no-print-directory SOLUTION=1 $(NUMS:=-test)
+	$(STEP) test-cli $(MAKE) --no-print-directory SOLUTION=1 test-cli
 	$(STEP) check-points sh -c '$(MAKE) -s --no-print-directory BACKEND=cpu judges && \
 	  $(MAKE) -s --no-print-directory BACKEND=cuda judges && \
 	  python3 common/grade/check_points.py $(B) $(BACKEND) $(BUILD)'
 	$(STEP) skeletons-fail $(MAKE) --no-print-directory skeletons-fail
 	@echo "make test: all passed"
 endif
+
+# The labs' own command-line options (tests/test_labNN_cli.sh LABNN, the lab's binary): a bad
+# value refused with one line and exit status 2, a good one taken. Only the parsing runs, so
+# a skeleton's binary does as well as a solution's; make test takes the solutions', whose
+# kernels its tests have just built.
+CLI_LABS := $(patsubst tests/test_%_cli.sh,%,$(wildcard tests/test_lab*_cli.sh))
+test-cli: $(foreach l,$(CLI_LABS),$($(l)_BIN))
+	@$(foreach l,$(CLI_LABS),tests/test_$(l)_cli.sh $($(l)_BIN) &&) :
 
 # make check: what is slow and rarely broken, after make test in CI: the grader's own tests
 # and its catch rate, the Colab notebook, and on the CPU backend the same tests again under
