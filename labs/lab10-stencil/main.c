@@ -3,7 +3,8 @@
  * rows' grid, the Sobel rows' image, and for the line rows its width x height cells as one
  * line. run --image takes a picture (any PNG, read as gray) for the Sobel rows, --steps sets
  * the heat rows' steps, and --png writes the first checked variant's picture: a heat grid
- * before and after its steps, or a Sobel variant's edges beside their image. */
+ * before and after its steps, or a Sobel variant's edges beside their image (the first Sobel
+ * variant's where --image gave one). */
 #include <string.h>
 #include "cli.h"
 #include "driver.h"

@@ -328,14 +328,16 @@ static double bytes(void *p, int row)
 
 /* For run --png: a variant's input on the left and its output on the right, a gray gap
  * between. A Sobel variant's picture and its edges (white where they are strongest); a heat
- * variant's grid before and after its steps, in colour. */
+ * variant's grid before and after its steps, in colour, unless run --image gave a picture:
+ * then the picture is what --png is for. */
 enum { GAP = 4 };
 static int image_size(const void *p, int row, size_t *width, size_t *height)
 {
     const struct job *j = p;
     *width = 2 * j->width + GAP;
     *height = j->height;
-    return row < STENCIL_VARIANTS && (kind(row) == IMAGE_SOBEL || kind(row) == GRID_HEAT);
+    return row < STENCIL_VARIANTS &&
+           (kind(row) == IMAGE_SOBEL || (kind(row) == GRID_HEAT && !opt.image));
 }
 
 /* A temperature's colour on one scale for every run (0 to HOT, not the grid's own extremes),
