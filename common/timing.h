@@ -1,7 +1,9 @@
 /* Timing a region: warm-up runs first (module load, first-touch, clocks; one is enough for
  * a run of TIMING_SLOW_MS or more), then up to `reps` timed runs, but none past the first
  * once TIMING_BUDGET_MS have gone on the row, warm-ups included, so that a slow row (a CPU
- * reference, a lesson in what not to do) costs a second or two, not a minute; we keep the
+ * reference, a lesson in what not to do) costs a second or two, not a minute, and a warm-up
+ * of TIMING_BUDGET_MS or more is the row's one timed run (what a first run pays more is
+ * milliseconds: under 1 % of it), so that it costs one run, not two; we keep the
  * median (robust to the odd slow run) with the min and max, and the number of runs.
  * time_gpu brackets each run with CUDA events, so it measures device time only;
  * time_cpu uses the monotonic wall clock, for CPU rows and synchronous round trips. */

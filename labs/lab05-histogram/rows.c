@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include "host.h"
 
-enum { NAME_SIZE = 40 };
+/* The CPU rows count the first 1/CPU_SAMPLE of the bytes: a gigabyte took 0.6 to 3 s a
+ * pass on one core, and setup has counted the whole of each input once already. */
+enum { NAME_SIZE = 40, CPU_SAMPLE = 8 };
 
 struct lab_variant variant_rows[VARIANT_ROWS];
 struct lab_row extra_rows[ROWS - VARIANT_ROWS];
@@ -23,7 +25,8 @@ void name_rows(void)
         extra_rows[d] = (struct lab_row){names[CUB + d], LAB_ROW_LIBRARY,
                                          "cub::DeviceHistogram::HistogramEven, NVIDIA's tuned one"};
         extra_rows[HIST_DATA + d] =
-            (struct lab_row){names[CPU + d], LAB_ROW_CPU, "the reference loop on one CPU core"};
+            (struct lab_row){names[CPU + d], LAB_ROW_CPU,
+                             "the reference loop on one CPU core (the first eighth)"};
     }
 }
 
@@ -79,7 +82,7 @@ static int launch(void *p, int row)
     int d = input_of(row);
     if (row >= CPU) {
         unsigned counts[HIST_BINS];
-        histogram_cpu(j->host[d], j->n, counts);
+        histogram_cpu(j->host[d], j->n / CPU_SAMPLE, counts);
         return LAB_OK;
     }
 #ifdef BACKEND_CUDA
@@ -106,11 +109,11 @@ static int check(void *p, int row, char *why, size_t why_size)
     return LAB_WRONG;
 }
 
-/* Each byte read once, the 256 counts written once. */
+/* Each byte read once (the CPU rows' eighth), the 256 counts written once. */
 static double bytes(void *p, int row)
 {
-    (void)row;
-    return (double)((struct job *)p)->n + HIST_BINS * sizeof(unsigned);
+    size_t n = ((struct job *)p)->n;
+    return (double)(row >= CPU ? n / CPU_SAMPLE : n) + HIST_BINS * sizeof(unsigned);
 }
 
 const struct lab_job histogram_job = {
