@@ -15,7 +15,8 @@ enum { CPU_SAMPLE = 64, CORES_SAMPLE = 8 };
 
 const struct lab_row extra_rows[ROWS - MANDELBROT_VARIANTS] = {
     {"cpu (one core)", LAB_ROW_CPU, "the reference loop on one CPU core (every 64th row)"},
-    {"cpu (all cores)", LAB_ROW_CPU, "the same loop on every core (OpenMP), rows dealt out (every 8th)"},
+    {"cpu (all cores)", LAB_ROW_CPU,
+     "the same loop on every core (OpenMP), rows dealt out (every 8th)"},
 };
 
 struct job {
@@ -30,8 +31,7 @@ struct job {
 /* mandelbrot_cpu on every core, every `step`-th row: the same counts, rows one at a time to
  * whichever thread is free (the rows across the set cost the most, so equal shares would
  * wait for them). */
-static void cpu_all_cores(unsigned *counts, const struct mandelbrot_image *img, int dbl,
-                          long step)
+static void cpu_all_cores(unsigned *counts, const struct mandelbrot_image *img, int dbl, long step)
 {
     long rows = (long)img->height;
 #pragma omp parallel for schedule(dynamic, 1)

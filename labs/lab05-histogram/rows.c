@@ -24,9 +24,8 @@ void name_rows(void)
         snprintf(names[CPU + d], NAME_SIZE, "cpu (one core)/%s", hist_data_names[d]);
         extra_rows[d] = (struct lab_row){names[CUB + d], LAB_ROW_LIBRARY,
                                          "cub::DeviceHistogram::HistogramEven, NVIDIA's tuned one"};
-        extra_rows[HIST_DATA + d] =
-            (struct lab_row){names[CPU + d], LAB_ROW_CPU,
-                             "the reference loop on one CPU core (the first eighth)"};
+        extra_rows[HIST_DATA + d] = (struct lab_row){
+            names[CPU + d], LAB_ROW_CPU, "the reference loop on one CPU core (the first eighth)"};
     }
 }
 
