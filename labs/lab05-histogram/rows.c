@@ -4,9 +4,7 @@
 #include <stdlib.h>
 #include "host.h"
 
-/* The CPU rows count the first 1/CPU_SAMPLE of the bytes: a gigabyte took 0.6 to 3 s a
- * pass on one core, and setup has counted the whole of each input once already. */
-enum { NAME_SIZE = 40, CPU_SAMPLE = 8 };
+enum { NAME_SIZE = 40 };
 
 struct lab_variant variant_rows[VARIANT_ROWS];
 struct lab_row extra_rows[ROWS - VARIANT_ROWS];
@@ -24,8 +22,8 @@ void name_rows(void)
         snprintf(names[CPU + d], NAME_SIZE, "cpu (one core)/%s", hist_data_names[d]);
         extra_rows[d] = (struct lab_row){names[CUB + d], LAB_ROW_LIBRARY,
                                          "cub::DeviceHistogram::HistogramEven, NVIDIA's tuned one"};
-        extra_rows[HIST_DATA + d] = (struct lab_row){
-            names[CPU + d], LAB_ROW_CPU, "the reference loop on one CPU core (the first eighth)"};
+        extra_rows[HIST_DATA + d] =
+            (struct lab_row){names[CPU + d], LAB_ROW_CPU, "the reference loop on one CPU core"};
     }
 }
 
@@ -42,6 +40,25 @@ struct job {
     size_t cub_temp_bytes;
 };
 
+/* The counts the rows are checked against, in four tables: an increment need not wait for
+ * the one before when they name the same bin (histogram_cpu, timed by the CPU rows, took 3 s
+ * on a gigabyte of `same` bytes, this 0.4 s). */
+static void count_fast(const unsigned char *x, size_t n, unsigned *counts)
+{
+    unsigned t[4][HIST_BINS] = {{0}};
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        t[0][x[i]]++;
+        t[1][x[i + 1]]++;
+        t[2][x[i + 2]]++;
+        t[3][x[i + 3]]++;
+    }
+    for (; i < n; i++)
+        t[0][x[i]]++;
+    for (int b = 0; b < HIST_BINS; b++)
+        counts[b] = t[0][b] + t[1][b] + t[2][b] + t[3][b];
+}
+
 static void *setup(struct lab_size s, uint64_t seed)
 {
     struct job *j = calloc(1, sizeof *j);
@@ -51,7 +68,7 @@ static void *setup(struct lab_size s, uint64_t seed)
     for (int d = 0; d < HIST_DATA; d++) {
         j->host[d] = gpu_host_alloc(s.n);
         histogram_fill((enum hist_data)d, j->host[d], s.n, seed);
-        histogram_cpu(j->host[d], s.n, j->want[d]);
+        count_fast(j->host[d], s.n, j->want[d]);
         j->in[d] = gpu_alloc(s.n);
         gpu_upload(j->in[d], j->host[d], s.n);
     }
@@ -81,7 +98,7 @@ static int launch(void *p, int row)
     int d = input_of(row);
     if (row >= CPU) {
         unsigned counts[HIST_BINS];
-        histogram_cpu(j->host[d], j->n / CPU_SAMPLE, counts);
+        histogram_cpu(j->host[d], j->n, counts);
         return LAB_OK;
     }
 #ifdef BACKEND_CUDA
@@ -108,11 +125,11 @@ static int check(void *p, int row, char *why, size_t why_size)
     return LAB_WRONG;
 }
 
-/* Each byte read once (the CPU rows' eighth), the 256 counts written once. */
+/* Each byte read once, the 256 counts written once. */
 static double bytes(void *p, int row)
 {
-    size_t n = ((struct job *)p)->n;
-    return (double)(row >= CPU ? n / CPU_SAMPLE : n) + HIST_BINS * sizeof(unsigned);
+    (void)row;
+    return (double)((struct job *)p)->n + HIST_BINS * sizeof(unsigned);
 }
 
 const struct lab_job histogram_job = {

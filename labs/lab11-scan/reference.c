@@ -52,8 +52,8 @@ unsigned scan_float_depth(size_t i)
  * the same with u = 2^-53 over the n adds of its sums, twice (the sum and the magnitudes). */
 double scan_float_bound(size_t i, size_t n, double abs_sum)
 {
-    const double u = ldexp(1, -24), du = scan_float_depth(i) * u;
-    const double reference = 2 * (n + 2.0) * ldexp(1, -53);
+    const double u = 0x1p-24, du = scan_float_depth(i) * u;
+    const double reference = 2 * (n + 2.0) * 0x1p-53;
     return du < 1 ? (du / (1 - du) + reference) * abs_sum : INFINITY;
 }
 
