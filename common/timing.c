@@ -37,8 +37,7 @@ double timing_now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
-                int slow_warm_up_counts, struct timing *t)
+int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps, struct timing *t)
 {
     double *ms, last = 0, spent = 0;
     int status = LAB_OK, n = 0;
@@ -48,7 +47,7 @@ int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
         status = clock(fn, ctx, clk, &last);
         spent += last;
     }
-    if (status == LAB_OK && slow_warm_up_counts && last >= TIMING_BUDGET_MS)
+    if (status == LAB_OK && last >= TIMING_BUDGET_MS)
         ms[n++] = last;
     while (status == LAB_OK && n < reps && (n < 1 || spent < TIMING_BUDGET_MS)) {
         status = clock(fn, ctx, clk, &ms[n]);
@@ -71,7 +70,7 @@ static int wall_clock(timed_fn fn, void *ctx, void *clk, double *ms)
 
 int time_cpu(timed_fn fn, void *ctx, int reps, struct timing *t)
 {
-    return timing_runs(fn, ctx, wall_clock, NULL, reps, 0, t);
+    return timing_runs(fn, ctx, wall_clock, NULL, reps, t);
 }
 
 double gbs(double bytes, double ms)

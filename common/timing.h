@@ -1,11 +1,12 @@
 /* Timing a region: warm-up runs first (module load, first-touch, clocks; one is enough for
  * a run of TIMING_SLOW_MS or more), then up to `reps` timed runs, but none past the first
  * once TIMING_BUDGET_MS have gone on the row, warm-ups included, so that a slow row (a CPU
- * reference, a lesson in what not to do) costs a second or two, not a minute, and on a GPU
- * a warm-up of TIMING_BUDGET_MS or more is the row's one timed run (what its first run pays
- * more is milliseconds, under 1 %; the first run of lab09's and lab11's CPU loops took 40-60 %
- * longer than the next, so a CPU row is timed again); we keep the median (robust to the odd
- * slow run) with the min and max, and the number of runs.
+ * reference, a lesson in what not to do) costs a second or two, not a minute; and a warm-up
+ * of TIMING_BUDGET_MS or more is the row's one timed run, so that such a row costs one run,
+ * not two (what a first run pays more, module loads and first touches, is milliseconds: less
+ * than the spread of a slow row between runs, lab09's CPU row 3.8 to 5.3 s over four runs on
+ * the H100 machine, whether its warm-up was timed or not). We keep the median (robust to the
+ * odd slow run) with the min and max, and the number of runs.
  * time_gpu brackets each run with CUDA events, so it measures device time only;
  * time_cpu uses the monotonic wall clock, for CPU rows and synchronous round trips. */
 #ifndef TIMING_H
@@ -36,11 +37,10 @@ double gbs(double bytes, double ms);
 /* One call of fn timed by a timer's clock (ctx: fn's, clk: the clock's), in *ms. */
 typedef int (*timing_clock)(timed_fn fn, void *ctx, void *clk, double *ms);
 
-/* What the timers share: the warm-ups and budgeted runs above on `clock` (a slow warm-up
- * timed where slow_warm_up_counts); TIMING_WARMUP calls of fn (stopping at an error; the
- * judge's clock); the summary of reps times in ms[] (sorted in place). */
-int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
-                int slow_warm_up_counts, struct timing *t);
+/* What the timers share: the warm-ups and budgeted runs above on `clock`; TIMING_WARMUP
+ * calls of fn (stopping at an error; the judge's clock); the summary of reps times in ms[]
+ * (sorted in place). */
+int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps, struct timing *t);
 int timing_warm_up(timed_fn fn, void *ctx);
 double timing_now_ms(void); /* the monotonic wall clock */
 void timing_summarize(double *ms, int reps, struct timing *t);

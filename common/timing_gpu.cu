@@ -29,7 +29,7 @@ int time_gpu(timed_fn fn, void *ctx, int reps, struct timing *t)
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaEventCreate(&e.start));
     CUDA_CHECK(cudaEventCreate(&e.stop));
-    status = timing_runs(fn, ctx, event_clock, &e, reps, 1, t);
+    status = timing_runs(fn, ctx, event_clock, &e, reps, t);
     CUDA_CHECK(cudaEventDestroy(e.start));
     CUDA_CHECK(cudaEventDestroy(e.stop));
     return status;
