@@ -29,7 +29,8 @@ extern const char *opt_survival_tsv;
  * the share of the lanes each mapping keeps busy there; with --survival-tsv, after every
  * stage into that file. */
 void survival(struct lab_size size, uint64_t seed);
-/* What run prints first: the frame it scans, where --image gave a picture. */
+/* What run prints first and bench after its table: the frame they scan, where --image gave
+ * a picture (nothing for the drawn frame). */
 void frame_note(struct lab_size size, uint64_t seed);
 
 #endif
