@@ -1,7 +1,8 @@
 /* lab14's bench rows: the variants of detector.h, then the reference on one core and on all
  * of them (OpenMP), each checked window for window against the reference's mask and stage
  * counts. The image: noise with objects planted, one per 16384 windows, where the cascade
- * (drawn from the same seed) accepts them. */
+ * (drawn from the same seed) accepts them; or --image's picture, resampled to the run's size
+ * where that differs from its own, with no objects planted. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,41 +52,97 @@ static void teardown(void *p)
     free(j);
 }
 
-/* The image and the cascade of a size and seed, without the device's copies. */
+/* The drawn frame: noise with an object planted per 16384 windows (and one more, so that a
+ * small frame has one), at places drawn from the seed. 0, or -1 out of memory. */
+static int draw_frame(struct job *j, uint64_t seed)
+{
+    struct rng r = rng_new(seed ^ 0x91a7u);
+    size_t count = j->windows ? j->windows / 16384 + 1 : 0;
+    size_t *xy = malloc(2 * count * sizeof *xy + 1);
+    if (!xy)
+        return -1;
+    for (size_t k = 0; k < count; k++) {
+        xy[k] = rng_next(&r) % (j->width - DETECTOR_WIN + 1);
+        xy[count + k] = rng_next(&r) % (j->height - DETECTOR_WIN + 1);
+    }
+    detector_image(j->image, j->width, j->height, seed, xy, xy + count, count);
+    free(xy);
+    return 0;
+}
+
+/* Where output pixel i of out_side falls among in_side pixels, in 256ths of a pixel: the
+ * pixels' centres mapped onto each other ((i + 1/2) in_side / out_side - 1/2), clamped to
+ * the first and last pixel's centres. Exact (i x 256) where the sides are equal. */
+static uint64_t source_at(size_t i, size_t in_side, size_t out_side)
+{
+    uint64_t at = (2 * (uint64_t)i + 1) * in_side * 128 / out_side;
+    at = at < 128 ? 0 : at - 128;
+    return at > (in_side - 1) * (uint64_t)256 ? (in_side - 1) * (uint64_t)256 : at;
+}
+
+/* --image's picture as the frame, resampled bilinearly to the job's size: integers only, so
+ * that the frame, and with it every window's answer, is the same on every machine (a copy
+ * where the sizes are equal). Each output pixel is the weighted mean of the 4 pixels round
+ * its source position, rounded to the nearest. */
+static void picture_frame(struct job *j, const struct picture *p)
+{
+    for (size_t y = 0; y < j->height; y++) {
+        uint64_t sy = source_at(y, p->height, j->height);
+        unsigned fy = sy & 255;
+        const unsigned char *top = p->pixels + (sy >> 8) * p->width;
+        const unsigned char *bottom = fy ? top + p->width : top; /* fy = 0 on the last row */
+        for (size_t x = 0; x < j->width; x++) {
+            uint64_t sx = source_at(x, p->width, j->width);
+            size_t x0 = sx >> 8, x1 = sx & 255 ? x0 + 1 : x0;
+            unsigned fx = sx & 255;
+            unsigned up = top[x0] * (256 - fx) + top[x1] * fx;
+            unsigned down = bottom[x0] * (256 - fx) + bottom[x1] * fx;
+            j->image[y * j->width + x] =
+                (unsigned char)((up * (256 - fy) + down * fy + 32768) >> 16);
+        }
+    }
+}
+
+/* The frame and the cascade of a size and seed, without the device's copies. */
 static struct job *problem(struct lab_size s, uint64_t seed)
 {
     struct job *j = calloc(1, sizeof *j);
-    struct rng r = rng_new(seed ^ 0x91a7u);
-    size_t count, *xy;
     if (!j)
         return NULL;
     j->width = s.width;
     j->height = s.height;
     j->windows = detector_windows(s.width, s.height);
     j->nstages = opt_stages;
-    count = j->windows / 16384 + 1;
     j->image = malloc(s.n);
     j->cascade = malloc(j->nstages * sizeof *j->cascade);
     j->mask = malloc(j->windows + 1);
     j->want_mask = malloc(j->windows + 1);
     j->ran = malloc(j->windows * sizeof(unsigned) + 1);
     j->want_ran = malloc(j->windows * sizeof(unsigned) + 1);
-    xy = malloc(2 * count * sizeof *xy);
-    if (!j->image || !j->cascade || !j->mask || !j->want_mask || !j->ran || !j->want_ran || !xy) {
-        free(xy);
+    if (!j->image || !j->cascade || !j->mask || !j->want_mask || !j->ran || !j->want_ran ||
+        (!opt_picture.pixels && draw_frame(j, seed))) {
         teardown(j);
         return NULL;
     }
-    for (size_t k = 0; j->windows && k < count; k++) {
-        xy[k] = rng_next(&r) % (s.width - DETECTOR_WIN + 1);
-        xy[count + k] = rng_next(&r) % (s.height - DETECTOR_WIN + 1);
-    }
-    detector_image(j->image, s.width, s.height, seed, xy, xy + count, j->windows ? count : 0);
+    if (opt_picture.pixels)
+        picture_frame(j, &opt_picture);
     detector_cascade(j->cascade, j->nstages, seed);
-    free(xy);
     if (j->windows)
         cpu_all_cores(j, j->want_mask, j->want_ran);
     return j;
+}
+
+void frame_note(struct lab_size size, uint64_t seed)
+{
+    const struct picture *p = &opt_picture;
+    (void)seed;
+    if (!p->pixels)
+        return;
+    if (p->width == size.width && p->height == size.height)
+        printf("frame: %s, %zu x %zu\n", p->path, p->width, p->height);
+    else
+        printf("frame: %s, %zu x %zu resampled to %zu x %zu\n", p->path, p->width, p->height,
+               size.width, size.height);
 }
 
 static void *setup(struct lab_size s, uint64_t seed)
@@ -261,6 +318,18 @@ static void busy_lanes(const struct job *j, size_t stages)
            100.0 * stages / compacted, DETECTOR_CHUNK);
 }
 
+enum { LABEL_SIZE = 512 };
+
+/* "W x H image", and the picture it was made of where --image gave one: what survival's
+ * lines say was run. */
+static const char *image_label(const struct job *j, char *label, size_t size)
+{
+    int n = snprintf(label, size, "%zu x %zu image", j->width, j->height);
+    if (opt_picture.pixels && n > 0 && (size_t)n < size)
+        snprintf(label + n, size - (size_t)n, " from %s", opt_picture.path);
+    return label;
+}
+
 /* The survival curve as a TSV (plots/survival.gp draws it): the windows alive after each
  * stage t = 0 .. nstages (those that ran more than t stages, and the accepted ones), and
  * whether compacted starts a launch there, whose queue they are. A comment line first says
@@ -268,12 +337,13 @@ static void busy_lanes(const struct job *j, size_t stages)
 static int survival_tsv(const struct job *j, const size_t *alive, uint64_t seed, const char *path)
 {
     FILE *f = fopen(path, "w");
+    char label[LABEL_SIZE];
     if (!f) {
         perror(path);
         return -1;
     }
-    fprintf(f, "# lab14 survival: %zu x %zu image, %zu windows, %u stages, seed %llu\n", j->width,
-            j->height, j->windows, j->nstages, (unsigned long long)seed);
+    fprintf(f, "# lab14 survival: %s, %zu windows, %u stages, seed %llu\n",
+            image_label(j, label, sizeof label), j->windows, j->nstages, (unsigned long long)seed);
     fprintf(f, "stage\talive\tpercent\tlaunch\n");
     for (unsigned t = 0; t <= j->nstages; t++)
         fprintf(f, "%u\t%zu\t%.6f\t%d\n", t, alive[t], 100.0 * alive[t] / j->windows,
@@ -291,6 +361,7 @@ void survival(struct lab_size size, uint64_t seed)
     struct job *j = problem(size, seed);
     size_t *alive = j ? calloc(j->nstages + 1, sizeof *alive) : NULL;
     size_t accepted = 0, stages = 0;
+    char label[LABEL_SIZE];
     if (!j || !alive || !j->windows) {
         printf("survival: no windows in a %zu x %zu image\n", size.width, size.height);
         free(alive);
@@ -306,8 +377,8 @@ void survival(struct lab_size size, uint64_t seed)
     }
     for (unsigned t = j->nstages; t-- > 0;)
         alive[t] += alive[t + 1];
-    printf("survival of %zu windows (%zu x %zu image, %u stages, seed %llu):\n", j->windows,
-           j->width, j->height, j->nstages, (unsigned long long)seed);
+    printf("survival of %zu windows (%s, %u stages, seed %llu):\n", j->windows,
+           image_label(j, label, sizeof label), j->nstages, (unsigned long long)seed);
     printf("%10s %12s %9s\n", "stages", "alive after", "%");
     for (unsigned t = 1;; t = t * 2 < j->nstages ? t * 2 : j->nstages) {
         printf("%10u %12zu %9.4f\n", t, alive[t], 100.0 * alive[t] / j->windows);
