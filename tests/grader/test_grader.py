@@ -47,6 +47,38 @@ __all__ = ["Attacks", "SwapAfterCheck", "WallFallback", "WallJailed", "Class", "
            "GroupParts", "Usage"]
 
 
+class Timed(unittest.TextTestResult):
+    """A line a test class as it ends (its tests, its seconds), so a run of a quarter of an
+    hour says where it is and where the time went; the slowest tests at the end."""
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.times, self.group, self.group_start, self.group_tests = {}, None, 0.0, 0
+
+    def startTest(self, test):
+        name = type(test).__name__
+        if name != self.group:
+            self.end_group()
+            self.group, self.group_start, self.group_tests = name, time.monotonic(), 0
+        self.started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        self.times[test.id().split(".", 1)[-1]] = time.monotonic() - self.started
+        self.group_tests += 1
+
+    def end_group(self):
+        if self.group:
+            print("test-grader: %-16s %2d tests %5.0f s" % (
+                self.group, self.group_tests, time.monotonic() - self.group_start), flush=True)
+
+    def stopTestRun(self):
+        self.end_group()
+        slowest = sorted(self.times.items(), key=lambda kv: -kv[1])[:3]
+        print("test-grader: slowest " + ", ".join("%s %.0f s" % kv for kv in slowest))
+        super().stopTestRun()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--backend", default="cpu", choices=("cpu", "cuda"))
@@ -65,7 +97,8 @@ def main():
     try:
         program = unittest.main(argv=[sys.argv[0]] + rest, exit=False,
                                 verbosity=2 if args.verbose else 1,
-                                testRunner=unittest.TextTestRunner(stream=report))
+                                testRunner=unittest.TextTestRunner(stream=report,
+                                                                   resultclass=Timed))
     finally:
         shutil.rmtree(FIXTURES, ignore_errors=True)
     result = program.result
