@@ -47,10 +47,11 @@ int timing_runs(timed_fn fn, void *ctx, timing_clock clock, void *clk, int reps,
         status = clock(fn, ctx, clk, &last);
         spent += last;
     }
-    if (status == LAB_OK && last >= TIMING_BUDGET_MS)
+    if (status == LAB_OK && last >= TIMING_BUDGET_MS / 2)
         ms[n++] = last;
-    while (status == LAB_OK && n < reps && (n < 1 || spent < TIMING_BUDGET_MS)) {
+    while (status == LAB_OK && n < reps && (n < 1 || spent + last <= TIMING_BUDGET_MS)) {
         status = clock(fn, ctx, clk, &ms[n]);
+        last = ms[n];
         spent += ms[n++];
     }
     if (status == LAB_OK)

@@ -1,12 +1,12 @@
 /* Timing a region: warm-up runs first (module load, first-touch, clocks; one is enough for
- * a run of TIMING_SLOW_MS or more), then up to `reps` timed runs, but none past the first
- * once TIMING_BUDGET_MS have gone on the row, warm-ups included, so that a slow row (a CPU
- * reference, a lesson in what not to do) costs a second or two, not a minute; and a warm-up
- * of TIMING_BUDGET_MS or more is the row's one timed run, so that such a row costs one run,
- * not two (what a first run pays more, module loads and first touches, is milliseconds: less
- * than the spread of a slow row between runs, lab09's CPU row 3.8 to 5.3 s over four runs on
- * the H100 machine, whether its warm-up was timed or not). We keep the median (robust to the
- * odd slow run) with the min and max, and the number of runs.
+ * a run of TIMING_SLOW_MS or more), then up to `reps` timed runs, but none that would end
+ * past TIMING_BUDGET_MS spent on the row, warm-ups included (the last run says how long the
+ * next takes), so that a slow row (a CPU reference, a lesson in what not to do) costs a second
+ * or two, not a minute; and a warm-up of half the budget or more is itself a timed run, so
+ * that such a row costs one run, not two or three (what a first run pays more, module loads
+ * and first touches, is a millisecond or two: less than the spread of a slow row between
+ * runs, lab09's CPU row 3.8 to 5.3 s over four runs on the H100 machine). We keep the median
+ * (robust to the odd slow run) with the min and max, and the number of runs.
  * time_gpu brackets each run with CUDA events, so it measures device time only;
  * time_cpu uses the monotonic wall clock, for CPU rows and synchronous round trips. */
 #ifndef TIMING_H
