@@ -112,6 +112,8 @@ static void unaligned_input(int v)
     for (size_t s = 0; s < COUNT(sizes); s++)
         for (size_t shift = 1; shift <= 4; shift++) {
             size_t n = sizes[s];
+            if (n > testkit_max_size())
+                continue; /* under the race checker: 25 s a variant, the strict run has it */
             if (dot_facts[v].vec4 && shift % 4) {
                 struct gpu_buf a = gpu_alloc((n + shift) * sizeof(float)), out = gpu_alloc(4),
                                scratch = gpu_alloc(dot_scratch_bytes(v, n));
