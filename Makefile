@@ -11,7 +11,7 @@
 #   SOLUTION=1         build the lab from solutions/ instead of labs/
 #   ARCH=90, native    the GPU architectures to build for; default: one per family
 #   ARGS="--n 1000"    options of run, bench and profile (labNN run --help lists them)
-#   T=NAME             make labNN test: that test alone
+#   T=NAME             make labNN test (or sanitize): that test alone (T="A B": those)
 #   SWEEP=1            make labNN bench: the size (or parameter) sweeps too, as plot runs
 #   V=1                every command, and all that the tests print
 #   SANITIZE=0         the CPU backend without AddressSanitizer and UBSan (on by default)

@@ -9,7 +9,8 @@ Every test (or each TEST named) runs in the test binary, whose whole output is k
 BINARY.log. A test that crashes or hangs past S seconds (the grader's limit) costs that test
 only: the binary runs again for the tests after it. A crash under AddressSanitizer is cut
 down to its kind, the lines of the lab's code it went through, and the case the test was
-at (the testkit prints one line per case: TESTKIT_CASES=1). --skip-fails: a test that skips
+at (the testkit prints one line per case: TESTKIT_CASES=1); one that the CPU backend stopped
+to its report (a race, a barrier divergence: their lines). --skip-fails: a test that skips
 (no device) is a failure, with its reason. --no-list: a cmocka binary that cannot --list
 its tests (the CPU backend's own) runs once, whole. Exit status 1 when a test did not pass.
 """
@@ -122,7 +123,10 @@ def explain(status, lines, timeout):
         return ["did not finish within %.0f s: an endless loop, or threads waiting on each "
                 "other?" % timeout] + at
     if status == "crashed":
-        found = sanitizer_summary(lines)
+        # a kernel the CPU backend stopped (a race, a barrier only part of the block reached):
+        # its report names the lines; the check that saw the launch fail ended the test
+        found = sanitizer_summary(lines) or [line for line in lines
+                                             if line.startswith("cuda-cpu: ")][:LIMIT]
         if not found:
             signal_line = [line for line in lines if "Segmentation" in line or "signal" in line]
             found = ["crashed" + (": " + signal_line[-1].strip() if signal_line else "")]

@@ -70,7 +70,7 @@ def uncommitted(root):
 def leaks(files):
     """Skeleton files that still hold a solution: a release must never carry one."""
     return [f for f, (_, data) in files.items() if f.startswith("labs/") and
-            b"SOLUTION BEGIN" in data]
+            (b"SOLUTION BEGIN" in data or b"GIVEN BEGIN" in data)]
 
 
 def exercises(root):

@@ -147,7 +147,7 @@ $(1)-plot: SWEEP = 1
 $(1)-plot: $(1)-bench $(BUILD)/.need-gnuplot
 	@plots/draw.sh $(1) plots/data/$(1).tsv ""
 $(1)-sanitize: $$($(1)_TEST)
-	@common/sanitize.sh $$<
+	@common/sanitize.sh $$< $$(T)
 $(1)-profile: $$($(1)_BIN)
 	@common/profile.sh $$< $$(ARGS)
 else

@@ -175,3 +175,56 @@ __global__ void dot_double_acc(const float4 *__restrict__ a, const float4 *__res
     /* TODO: dot_shuffle_vec4 with double for float: thread_dot_vec4<double>,
      * publish_and_count<double>, grid_sum_shuffle<double>, and *out = (float)sum. */
 }
+
+/* 7. Find the bug (README, step 7): given complete, and wrong in three places. */
+/* Variant 4's plan in one kernel of its own (it calls none of the functions above), with two
+ * pairs per thread: thread t of block k multiplies the pairs at 2 k blockDim.x + t and
+ * blockDim.x further on, and adds the two before the tree, so that the launcher starts half
+ * as many blocks. A tree in shared memory, where each step halves the slots in use: slot t
+ * takes the sum of slots 2t and 2t + 1. Thread 0 publishes the block's sum and counts the
+ * block done; the last block adds the sums in index order, a strided share per thread, then
+ * the same tree. */
+__device__ float pairwise_sum(float *slots)
+{
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half)
+            slots[threadIdx.x] = slots[2 * threadIdx.x] + slots[2 * threadIdx.x + 1];
+        __syncthreads();
+    }
+    return slots[0];
+}
+
+__global__ void dot_find_the_bug(const float *a, const float *b, float *sums, unsigned *count,
+                                 float *out, unsigned n)
+{
+    __shared__ float slots[DOT_THREADS];
+    __shared__ int finisher;
+    size_t first = (size_t)blockIdx.x * 2 * blockDim.x + threadIdx.x;
+    size_t second = first + blockDim.x;
+    float mine = 0.0f;
+    if (first < n)
+        mine = a[first] * b[first];
+    if (second <= n)
+        mine += a[second] * b[second];
+    slots[threadIdx.x] = mine;
+    __syncthreads();
+    float total = pairwise_sum(slots);
+    if (threadIdx.x == 0) {
+        sums[blockIdx.x] = total;
+        finisher = atomicAdd(count, 1u) + 1 == gridDim.x;
+        if (finisher)
+            __threadfence();
+    }
+    __syncthreads();
+    if (!finisher)
+        return;
+    const volatile float *published = sums;
+    mine = 0.0f;
+    for (unsigned block = threadIdx.x; block < gridDim.x; block += blockDim.x)
+        mine += published[block];
+    slots[threadIdx.x] = mine;
+    __syncthreads();
+    total = pairwise_sum(slots);
+    if (threadIdx.x == 0)
+        *out = total;
+}

@@ -15,6 +15,7 @@ extern "C" {
  * enum constant, the name (tests, --variant, bench rows, points), its launch facts, what
  * it teaches. The facts:
  *   grid   1: a grid that fills the GPU once and strides over any n; 0: a thread per element
+ *          (two for find_the_bug)
  *   vec4   1: 16-byte loads, so a and b must be 16-byte aligned
  *   fixed  1: the same bits on every run (the order of the additions is fixed)
  *   acc    the bytes of the accumulator: 4 float, 8 double */
@@ -31,7 +32,9 @@ extern "C" {
     X(DOT_SHUFFLE_VEC4, "shuffle_vec4",                   (1,   1,   1,    4), \
       "5: 16-byte loads, a grid-stride loop and warp shuffles: the fast one")        \
     X(DOT_DOUBLE_ACC, "double_acc",                       (1,   1,   1,    8), \
-      "6: variant 5 adding in double: exact products, the accurate one")
+      "6: variant 5 adding in double: exact products, the accurate one")            \
+    X(DOT_FIND_THE_BUG, "find_the_bug",                   (0,   0,   1,    4), \
+      "7: given complete, with three bugs to find: two pairs a thread, the last block")
 // clang-format on
 
 enum dot_variant { DOT_TABLE(LAB_ENUM) DOT_VARIANTS };
@@ -81,7 +84,7 @@ long double dot_error_bound(unsigned depth, unsigned acc_bytes, size_t n, long d
 }
 
 /* dot.cu's kernels, for launch.cu. Each block writes the sum of its share to partials
- * [blockIdx.x] (1, 2), or adds it to *out (3), or the last block done writes *out (4-6). */
+ * [blockIdx.x] (1, 2), or adds it to *out (3), or the last block done writes *out (4-7). */
 __global__ void dot_block_sums(const float *a, const float *b, float *partials, unsigned n);
 __global__ void dot_sum_partials(const float *partials, float *out, unsigned count);
 __global__ void dot_atomic_add(const float *a, const float *b, float *out, unsigned n);
@@ -91,5 +94,7 @@ __global__ void dot_shuffle_vec4(const float4 *__restrict__ a, const float4 *__r
                                  float *partials, unsigned *done, float *out, unsigned n);
 __global__ void dot_double_acc(const float4 *__restrict__ a, const float4 *__restrict__ b,
                                double *partials, unsigned *done, float *out, unsigned n);
+__global__ void dot_find_the_bug(const float *a, const float *b, float *sums, unsigned *count,
+                                 float *out, unsigned n);
 #endif
 #endif

@@ -41,6 +41,8 @@ static int device_grid(enum dot_variant v, size_t n, unsigned *blocks)
 static unsigned grid_of(enum dot_variant v, size_t n)
 {
     unsigned blocks = 0;
+    if (v == DOT_FIND_THE_BUG) /* two pairs a thread */
+        return (unsigned)div_up(n, 2 * DOT_THREADS);
     if (!dot_facts[v].grid_stride)
         return (unsigned)div_up(n, DOT_THREADS);
     return device_grid(v, n, &blocks) == LAB_OK ? blocks : 0;
@@ -71,6 +73,8 @@ extern "C" unsigned dot_rounding_depth(enum dot_variant v, size_t n)
     case DOT_TWO_KERNELS: /* one block: a strided share per thread, then the tree */
     case DOT_LAST_BLOCK:
         return 1 + tree + (unsigned)div_up(blocks, DOT_THREADS) + tree;
+    case DOT_FIND_THE_BUG: /* the same, and a thread's two products added first */
+        return 2 + tree + (unsigned)div_up(blocks, DOT_THREADS) + tree;
     default: /* 4 adds per float4, the tail's one, the block, then the last block's share */
         per_thread = div_up(div_up(n / 4, DOT_THREADS), blocks);
         return (unsigned)(1 + 4 * per_thread + 1 + tree + div_up(blocks, DOT_THREADS) + tree);
@@ -108,7 +112,8 @@ static int launch(enum dot_variant v, const float *a, const float *b, unsigned n
     float *sums = (float *)(scratch + SUMS_AT);
     if (!blocks)
         return LAB_ECUDA;
-    if (v == DOT_LAST_BLOCK || dot_facts[v].grid_stride) /* the blocks count up from 0 */
+    /* the one-launch variants: the blocks count up from 0 */
+    if (v == DOT_LAST_BLOCK || v == DOT_FIND_THE_BUG || dot_facts[v].grid_stride)
         CUDA_TRY(cudaMemsetAsync(done, 0, sizeof *done));
     switch (v) {
     case DOT_HOST_FINISH:
@@ -132,6 +137,9 @@ static int launch(enum dot_variant v, const float *a, const float *b, unsigned n
     case DOT_DOUBLE_ACC:
         dot_double_acc<<<blocks, DOT_THREADS>>>((const float4 *)a, (const float4 *)b,
                                                 (double *)sums, done, out, n);
+        break;
+    case DOT_FIND_THE_BUG:
+        dot_find_the_bug<<<blocks, DOT_THREADS>>>(a, b, sums, done, out, n);
         break;
     default:
         return LAB_EINVAL;

@@ -262,3 +262,80 @@ __global__ void dot_double_acc(const float4 *__restrict__ a, const float4 *__res
     }
     /* SOLUTION END */
 }
+
+/* GIVEN BEGIN: the student's copy says that the kernel is wrong */
+/* 7. Find the bug, fixed (the student's copy has the three bugs of the GIVEN blocks below). */
+//| /* 7. Find the bug (README, step 7): given complete, and wrong in three places. */
+/* GIVEN END */
+/* Variant 4's plan in one kernel of its own (it calls none of the functions above), with two
+ * pairs per thread: thread t of block k multiplies the pairs at 2 k blockDim.x + t and
+ * blockDim.x further on, and adds the two before the tree, so that the launcher starts half
+ * as many blocks. A tree in shared memory, where each step halves the slots in use: slot t
+ * takes the sum of slots 2t and 2t + 1. Thread 0 publishes the block's sum and counts the
+ * block done; the last block adds the sums in index order, a strided share per thread, then
+ * the same tree. */
+__device__ float pairwise_sum(float *slots)
+{
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        /* GIVEN BEGIN: the race: in one step, thread t reads slots 2t and 2t + 1 while
+         * threads 2t and 2t + 1 write them (a WAR the barrier after the step does not
+         * order). Fixed: each thread reads into a register, then a barrier, then the writes
+         * (or the sequential addressing of block_sum, which reads no slot that the step
+         * writes). */
+        float pair = 0.0f;
+        if (threadIdx.x < half)
+            pair = slots[2 * threadIdx.x] + slots[2 * threadIdx.x + 1];
+        __syncthreads();
+        if (threadIdx.x < half)
+            slots[threadIdx.x] = pair;
+        //| if (threadIdx.x < half)
+        //|     slots[threadIdx.x] = slots[2 * threadIdx.x] + slots[2 * threadIdx.x + 1];
+        /* GIVEN END */
+        __syncthreads();
+    }
+    return slots[0];
+}
+
+__global__ void dot_find_the_bug(const float *a, const float *b, float *sums, unsigned *count,
+                                 float *out, unsigned n)
+{
+    __shared__ float slots[DOT_THREADS];
+    __shared__ int finisher;
+    size_t first = (size_t)blockIdx.x * 2 * blockDim.x + threadIdx.x;
+    size_t second = first + blockDim.x;
+    float mine = 0.0f;
+    if (first < n)
+        mine = a[first] * b[first];
+    /* GIVEN BEGIN: the off-by-one: reads a[n] and b[n] where second == n (n % 512 from 256
+     * to 511), past the end of both. */
+    if (second < n)
+        mine += a[second] * b[second];
+    //| if (second <= n)
+    //|     mine += a[second] * b[second];
+    /* GIVEN END */
+    slots[threadIdx.x] = mine;
+    __syncthreads();
+    float total = pairwise_sum(slots);
+    if (threadIdx.x == 0) {
+        sums[blockIdx.x] = total;
+        /* GIVEN BEGIN: the missing fence: without it the count may say that the sum is
+         * there before the sum itself is visible to the last block. */
+        __threadfence();
+        /* GIVEN END */
+        finisher = atomicAdd(count, 1u) + 1 == gridDim.x;
+        if (finisher)
+            __threadfence();
+    }
+    __syncthreads();
+    if (!finisher)
+        return;
+    const volatile float *published = sums;
+    mine = 0.0f;
+    for (unsigned block = threadIdx.x; block < gridDim.x; block += blockDim.x)
+        mine += published[block];
+    slots[threadIdx.x] = mine;
+    __syncthreads();
+    total = pairwise_sum(slots);
+    if (threadIdx.x == 0)
+        *out = total;
+}

@@ -2,7 +2,9 @@
  * tests/hidden/ out). They check promises the visible tests leave open, a test per variant:
  * sizes one below, at and one above every multiple that a variant's loops turn on, and
  * vectors that start 1, 2 or 3 floats past an aligned address (summed right, or refused by
- * the vec4 variants' launcher), with the result's slot inside a poisoned buffer. The data
+ * the vec4 variants' launcher), with the result's slot inside a poisoned buffer and NaN
+ * after the vectors' ends (a read past the end is a wrong sum on any backend, with or
+ * without a sanitizer: the visible tests' vectors end where their buffers do). The data
  * are small integers, so every order of summation gives the exact sum (test_lab04_dot.c).
  * Points and visibility: tests/hidden/lab04.txt. */
 #include <setjmp.h>
@@ -18,7 +20,7 @@
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Floats of poison on either side of the result's slot. */
+/* Floats of poison on either side of the result's slot, and after the vectors. */
 enum { SPARE = 16 };
 
 static void small_ints(float *x, size_t n)
@@ -30,17 +32,18 @@ static void small_ints(float *x, size_t n)
     free(k);
 }
 
-/* a . b for n values in {-1, 0, 1} placed `shift` floats past an aligned start, under every
- * thread order: the exact sum, and the SPARE floats on either side of it untouched. */
+/* a . b for n values in {-1, 0, 1} placed `shift` floats past an aligned start and followed
+ * by SPARE NaNs, under every thread order: the exact sum, and the SPARE floats on either side
+ * of it untouched. */
 static void check(enum dot_variant v, size_t n, size_t shift)
 {
     const char *name = dot_variants[v].name;
     size_t scratch_bytes = dot_scratch_bytes(v, n);
     float *a = malloc(n * sizeof(float) + 1), *b = malloc(n * sizeof(float) + 1);
     float got[2 * SPARE + 1], poison;
-    struct gpu_buf da = gpu_alloc((n + shift) * sizeof(float)),
-                   db = gpu_alloc((n + shift) * sizeof(float)), dout = gpu_alloc(sizeof got),
-                   scratch = gpu_alloc(scratch_bytes + 1);
+    struct gpu_buf da = gpu_alloc((shift + n + SPARE) * sizeof(float)),
+                   db = gpu_alloc((shift + n + SPARE) * sizeof(float)),
+                   dout = gpu_alloc(sizeof got), scratch = gpu_alloc(scratch_bytes + 1);
     struct gpu_buf ma = {(float *)da.ptr + shift, n * sizeof(float)},
                    mb = {(float *)db.ptr + shift, n * sizeof(float)},
                    out = {(float *)dout.ptr + SPARE, sizeof(float)};
@@ -49,6 +52,8 @@ static void check(enum dot_variant v, size_t n, size_t shift)
     small_ints(a, n);
     small_ints(b, n);
     want = dot_exact(a, b, n);
+    gpu_poison(da);
+    gpu_poison(db);
     gpu_upload(ma, a, n * sizeof(float));
     gpu_upload(mb, b, n * sizeof(float));
     for (int o = 0; o < testkit_orders(n); o++) {

@@ -57,6 +57,27 @@ WRONG = {
         ("    if (warp == 0)\n        x = warp_sum(lane < blockDim.x / WARP ? warp_sums[lane] : (T)0);",
          "    if (warp == 0 && lane < blockDim.x / WARP)\n        x = warp_sum(warp_sums[lane]);")],
         ["shuffle_vec4", "double_acc"], line="        x += __shfl_down_sync(0xffffffffu, x, offset);"),
+    # step 7's three planted bugs, one at a time (the student's copy has all three): the tree
+    # whose step writes slots that other threads of the same step still read (a WAR: wrong
+    # under the reverse order, so the strict run fails it before the race checker can)
+    "find_the_bug_race": wrong([
+        ("        float pair = 0.0f;\n        if (threadIdx.x < half)\n"
+         "            pair = slots[2 * threadIdx.x] + slots[2 * threadIdx.x + 1];\n"
+         "        __syncthreads();\n        if (threadIdx.x < half)\n"
+         "            slots[threadIdx.x] = pair;\n",
+         "        if (threadIdx.x < half)\n"
+         "            slots[threadIdx.x] = slots[2 * threadIdx.x] + slots[2 * threadIdx.x + 1];\n")],
+        ["find_the_bug"]),
+    # the writer's fence missing before the count (right here; the race checker sees the last
+    # block read a sum that was never published)
+    "find_the_bug_fence": wrong([("        __threadfence();\n        /* GIVEN END */",
+                                  "        /* GIVEN END */")],
+                                ["find_the_bug"], race=True,
+                                line="        sums[blockIdx.x] = total;"),
+    # the second pair's bound one too far: a[n] and b[n] read where n % 512 is 256 to 511
+    "find_the_bug_off_by_one": wrong([("    if (second < n)\n", "    if (second <= n)\n")],
+                                     ["find_the_bug"],
+                                     line="    if (second <= n)\n        mine += a[second] * b[second];"),
 }
 
 RIGHT = {
