@@ -8,6 +8,8 @@
       VAL(unsigned, threads))                                                      \
     X(int, reduce_sum, VAL(enum reduce_variant, v), BUF(in), VAL(size_t, n),       \
       VAL(unsigned, threads), BUF(scratch), BUF(out))                              \
+    X(int, reduce_extrema, VAL(enum reduce_variant, v), BUF(in), VAL(size_t, n),   \
+      VAL(unsigned, threads), BUF(scratch), BUF(out))                              \
     REMOTE_GPU(                                                                    \
         X(int, reduce_cub, BUF(in), VAL(size_t, n), BUF(temp), SIZE_IO(temp_bytes), BUF(out)))
 

@@ -17,7 +17,7 @@ static void table_row(const struct bench *b, const char *name, const char *threa
 }
 
 /* Harris's table for this GPU: the ten steps (each at its best block size), the baselines,
- * CUB and the CPU, with each step's speedup over the last and over the first. */
+ * minmax, CUB and the CPU, with each step's speedup over the last and over the first. */
 void harris_table(const struct bench *b, struct lab_size s, const double *ms,
                   const unsigned *threads)
 {
@@ -26,7 +26,7 @@ void harris_table(const struct bench *b, struct lab_size s, const double *ms,
     printf("%-26s %7s %10s %9s %8s %8s %7s\n", "kernel", "threads", "time ms", "GB/s", "step",
            "cumul.", "% peak");
     for (int r = 0; r <= CPU; r++) {
-        int step = r < REDUCE_VARIANTS && !reduce_facts[r].atomic;
+        int step = r < REDUCE_VARIANTS && !reduce_facts[r].atomic && reduce_facts[r].op == OP_SUM;
         char name[40], t[16] = "";
         const char *row = r < REDUCE_VARIANTS ? reduce_variants[r].name : extra_rows[r - CUB].name;
         if (ms[r] <= 0)

@@ -1,5 +1,5 @@
 /* lab06's host API: the arguments checked against the table of reduction.h, then the
- * kernels of reduction.cu launched, pass after pass. */
+ * kernels of reduction.cu launched, pass after pass (the sums) or in one (minmax). */
 #include <limits.h>
 #include <stdint.h>
 #include "check.h"
@@ -33,12 +33,13 @@ static size_t per_block(enum reduce_variant v, unsigned threads)
 }
 
 /* Scratch layout, in ints: [first-pass partials: p1][second-pass partials: p2][counter].
- * Passes after the second reuse the two regions in turn, each pass smaller than the last. */
+ * Passes after the second reuse the two regions in turn, each pass smaller than the last.
+ * minmax, in one pass: [the blocks' mins: p1][their maxes: p2 = p1][counter]. */
 static void scratch_layout(enum reduce_variant v, size_t n, unsigned threads, size_t *p1,
                            size_t *p2)
 {
     *p1 = div_up(n, per_block(v, threads));
-    *p2 = div_up(*p1, per_block(v, threads));
+    *p2 = reduce_facts[v].op == OP_MINMAX ? *p1 : div_up(*p1, per_block(v, threads));
 }
 
 extern "C" size_t reduce_scratch_bytes(enum reduce_variant v, size_t n, unsigned threads)
@@ -136,12 +137,16 @@ static int launch(enum reduce_variant v, const int *in, unsigned n, unsigned thr
     if (reduce_facts[v].grid_stride && device_grid(threads, &device_blocks) != LAB_OK)
         return LAB_ECUDA;
     switch (v) {
-    case REDUCE_SINGLE_PASS: {
+    case REDUCE_SINGLE_PASS:
+    case REDUCE_MINMAX: {
         unsigned *done = (unsigned *)(scratch + p1 + p2);
         if (blocks > device_blocks)
             blocks = device_blocks;
         CUDA_TRY(cudaMemsetAsync(done, 0, sizeof *done));
-        reduce_single_pass<<<blocks, threads>>>(in, scratch, done, out, n);
+        if (v == REDUCE_MINMAX)
+            reduce_minmax<<<blocks, threads>>>(in, scratch, done, out, n);
+        else
+            reduce_single_pass<<<blocks, threads>>>(in, scratch, done, out, n);
         break;
     }
     case REDUCE_GLOBAL_ATOMIC:
@@ -159,23 +164,45 @@ static int launch(enum reduce_variant v, const int *in, unsigned n, unsigned thr
     return LAB_OK;
 }
 
-extern "C" int reduce_sum(enum reduce_variant v, struct gpu_buf in, size_t n, unsigned threads,
-                          struct gpu_buf scratch, struct gpu_buf out)
+/* The checks that reduce_sum and reduce_extrema share: v computes op, and out holds
+ * out_ints results. */
+static int args_ok(enum reduce_variant v, unsigned op, struct gpu_buf in, size_t n,
+                   unsigned threads, struct gpu_buf scratch, struct gpu_buf out, size_t out_ints)
 {
-    size_t p1 = 0, p2 = 0;
-    if (!reduce_threads_ok(v, threads))
-        return LAB_EINVAL;
+    if (!reduce_threads_ok(v, threads) || reduce_facts[v].op != op)
+        return 0;
     if (n == 0 || n > INT_MAX || !in.ptr || n > in.bytes / sizeof(int))
-        return LAB_EINVAL;
-    if (!out.ptr || out.bytes < sizeof(int))
-        return LAB_EINVAL;
+        return 0;
+    if (!out.ptr || out.bytes < out_ints * sizeof(int))
+        return 0;
     if (!reduce_facts[v].atomic &&
         (!scratch.ptr || scratch.bytes < reduce_scratch_bytes(v, n, threads)))
-        return LAB_EINVAL;
-    if (reduce_facts[v].int4_loads && (uintptr_t)in.ptr % 16)
-        return LAB_EINVAL;
+        return 0;
+    return !(reduce_facts[v].int4_loads && (uintptr_t)in.ptr % 16);
+}
+
+static int run(enum reduce_variant v, struct gpu_buf in, size_t n, unsigned threads,
+               struct gpu_buf scratch, struct gpu_buf out)
+{
+    size_t p1 = 0, p2 = 0;
     if (!reduce_facts[v].atomic)
         scratch_layout(v, n, threads, &p1, &p2);
     return launch(v, (const int *)in.ptr, (unsigned)n, threads, (int *)scratch.ptr, p1, p2,
                   (int *)out.ptr);
+}
+
+extern "C" int reduce_sum(enum reduce_variant v, struct gpu_buf in, size_t n, unsigned threads,
+                          struct gpu_buf scratch, struct gpu_buf out)
+{
+    if (!args_ok(v, OP_SUM, in, n, threads, scratch, out, 1))
+        return LAB_EINVAL;
+    return run(v, in, n, threads, scratch, out);
+}
+
+extern "C" int reduce_extrema(enum reduce_variant v, struct gpu_buf in, size_t n, unsigned threads,
+                              struct gpu_buf scratch, struct gpu_buf out)
+{
+    if (!args_ok(v, OP_MINMAX, in, n, threads, scratch, out, 2))
+        return LAB_EINVAL;
+    return run(v, in, n, threads, scratch, out);
 }

@@ -2,8 +2,10 @@
  * adds it once, so all of them move the same 4 n bytes; what differs is how well the
  * threads are kept busy while the memory streams in. Kernels 1-7 follow the seven steps of
  * Harris's "Optimizing Parallel Reduction in CUDA"; 8-10 are the steps that came with
- * later GPUs; the two atomic kernels are the baselines a student writes first. Yours: the
- * kernels. launch.cu checks the arguments and launches them, pass after pass. */
+ * later GPUs; the two atomic kernels are the baselines a student writes first; minmax is
+ * kernel 10 with another operator. Yours: the kernels. launch.cu checks the arguments and
+ * launches them, pass after pass. */
+#include <limits.h>
 #include "check.h"
 #include "reduction.h"
 #include "warp.h"
@@ -255,6 +257,83 @@ __global__ void reduce_shared_atomic(const int *in, int *out, unsigned n)
     /* TODO: thread 0 zeroes block_sum; barrier; when i < n, atomicAdd in[i]
      * into block_sum; barrier; thread 0 atomicAdds block_sum into *out. */
 }
+
+/* ------------------------------------------------------------- another operator: min and max
+ * Nothing in the tree needs +. The kernels above combine partial results in groupings and
+ * orders of their own (a lane's trips, the shuffles, the warps, the blocks in the order they
+ * finish), and any operator that is associative and commutative gives the same answer under
+ * all of them: min and max are two. What changes is the value an empty share starts from, the
+ * operator's identity element, op(identity, x) = x: 0 for +, INT_MAX for min, INT_MIN for
+ * max. A thread with no element, the warps that a small block does not have and the last
+ * block's fold all start from it; a 0 there would be a value the input may not hold, and the
+ * min of positive ints would come out 0. Unlike a float sum, whose rounding depends on the
+ * order of the adds, min and max are exact: the answer is one of the inputs, the same bits in
+ * any order and on any grid. The cost: two results per element (a min and a max instruction
+ * for each int, two shuffles per step, two partials per block) for the same 4 n bytes, read
+ * once; the kernel is still memory bound, and should run as fast as kernel 10. */
+
+/* The min and the max of a share of the input; {INT_MAX, INT_MIN} for an empty one. */
+struct minmax {
+    int lo, hi;
+};
+
+/* m with the four ints of a folded in. */
+__device__ struct minmax fold_int4(struct minmax m, int4 a)
+{
+    /* TODO: m.lo = the min of m.lo, a.x, a.y, a.z and a.w; m.hi their max (min()
+     * and max() take two ints). */
+    return m;
+}
+
+/* The min and the max over the 32 lanes of the warp, in lane 0. */
+__device__ struct minmax warp_minmax_shuffle(struct minmax m)
+{
+    /* TODO: warp_reduce_shuffle with min for lo and max for hi: for s = 16, 8, 4,
+     * 2, 1, m.lo = min(m.lo, the lo of the lane s above), m.hi = max(m.hi, its hi). */
+    return m;
+}
+
+/* The min and the max over the block (blockDim.x a multiple of 32), in thread 0. */
+__device__ struct minmax block_minmax_shuffle(struct minmax m)
+{
+    __shared__ int warp_lo[32], warp_hi[32];
+    unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    /* TODO: block_reduce_shuffle for both: each warp's result, from its lane 0,
+     * into warp_lo[w] and warp_hi[w]; __syncthreads(); warp 0 loads warp_lo[lane] and
+     * warp_hi[lane] (the identities INT_MAX and INT_MIN beyond the blockDim.x / 32 warps)
+     * and reduces those. */
+    return m;
+}
+
+/* This thread's share of in[0..n), as thread_sum_int4 walks it, folded into a min and a max
+ * that start from the identities: a thread with no element returns them. */
+__device__ struct minmax thread_minmax_int4(const int *__restrict__ in, unsigned n)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x, stride = blockDim.x * gridDim.x;
+    const int4 *in4 = (const int4 *)in;
+    struct minmax m = {INT_MAX, INT_MIN};
+    /* TODO: thread_sum_int4's three loops, with fold_int4 for the adds: four int4
+     * loads before the first fold while i + 3 * stride < n / 4, then one int4 at a time while
+     * i < n / 4, then the last n % 4 ints one by one into m.lo (min) and m.hi (max). */
+    return m;
+}
+
+/* Min and max: kernel 10 with min and max for +. Each block folds its share in registers,
+ * stores its min in partials[blockIdx.x] and its max in partials[gridDim.x + blockIdx.x]; the
+ * last block to finish folds those into out[0] (the min) and out[1] (the max). The launcher
+ * zeroes `done` before the launch. */
+__global__ void reduce_minmax(const int *__restrict__ in, int *partials, unsigned *done, int *out,
+                              unsigned n)
+{
+    __shared__ bool last;
+    struct minmax m = block_minmax_shuffle(thread_minmax_int4(in, n));
+    /* TODO: kernel 10's ending for two values: thread 0 stores m.lo and m.hi in
+     * partials, __threadfence(), and sets `last` when atomicAdd(done, 1) returns
+     * gridDim.x - 1. After a barrier the last block (fence, volatile reads) folds the
+     * partials with a block-stride loop into a minmax that starts from the identities, then
+     * block_minmax_shuffle, and thread 0 writes out[0] and out[1]. */
+}
+
 /* ------------------------------------------------------------- launching 6 and 7
  * Harris's switch: a block size known only at run time picks the instantiation compiled
  * for it. (launch.cu does the rest of the launching: CUDA launches a template kernel only

@@ -1,5 +1,5 @@
 /* lab06's bench rows: the variants of reduction.h, each at the block size bench tunes, then
- * CUB and the CPU loop, each checked against the exact sum. */
+ * CUB and the CPU loop, each checked against the exact sum (minmax: the exact min and max). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "rng.h"
@@ -15,11 +15,14 @@ struct job {
     unsigned threads;
     int *host;
     long long want;
+    int want_min, want_max;
     struct gpu_buf in, scratch, out, cub_temp;
     size_t cub_temp_bytes;
 };
 
-/* Small values (-8..8): no partial sum comes near the int range, whatever the order. */
+/* Small values (-8..8): no partial sum comes near the int range, whatever the order. One -9
+ * and one 9 at random places, so that minmax's answer is one element each, not one of
+ * millions equal to it. */
 static void *setup(struct lab_size s, uint64_t seed)
 {
     struct job *j = calloc(1, sizeof *j);
@@ -31,7 +34,10 @@ static void *setup(struct lab_size s, uint64_t seed)
     j->threads = REDUCE_THREADS;
     j->host = gpu_host_alloc(s.n * sizeof(int));
     rng_ints(&r, j->host, s.n, -8, 8);
+    j->host[rng_next(&r) % s.n] = -9;
+    j->host[rng_next(&r) % s.n] = 9;
     j->want = reduce_sum_cpu(j->host, s.n);
+    reduce_extrema_cpu(j->host, s.n, &j->want_min, &j->want_max);
     j->in = gpu_alloc(s.n * sizeof(int));
     gpu_upload(j->in, j->host, s.n * sizeof(int));
     for (int v = 0; v < REDUCE_VARIANTS; v++)
@@ -40,7 +46,7 @@ static void *setup(struct lab_size s, uint64_t seed)
             scratch = bytes > scratch ? bytes : scratch;
         }
     j->scratch = gpu_alloc(scratch);
-    j->out = gpu_alloc(sizeof(int));
+    j->out = gpu_alloc(2 * sizeof(int)); /* minmax's min and max */
 #ifdef BACKEND_CUDA
     if (reduce_cub(j->in, s.n, j->cub_temp, &j->cub_temp_bytes, j->out) == LAB_OK)
         j->cub_temp = gpu_alloc(j->cub_temp_bytes);
@@ -71,21 +77,31 @@ static int launch(void *p, int row)
     if (row == CUB)
         return reduce_cub(j->in, j->n, j->cub_temp, &j->cub_temp_bytes, j->out);
 #endif
+    if (row < REDUCE_VARIANTS && reduce_facts[row].op == OP_MINMAX)
+        return reduce_extrema((enum reduce_variant)row, j->in, j->n, j->threads, j->scratch,
+                              j->out);
     return reduce_sum((enum reduce_variant)row, j->in, j->n, j->threads, j->scratch, j->out);
 }
 
 static int check(void *p, int row, char *why, size_t why_size)
 {
     struct job *j = p;
-    int got, status;
+    int got[2], status;
     gpu_poison(j->out);
     gpu_poison(j->scratch);
     if ((status = launch(j, row)) != LAB_OK)
         return status;
-    gpu_download(&got, j->out, sizeof got);
-    if (got == (int)j->want)
+    gpu_download(got, j->out, sizeof got);
+    if (row < REDUCE_VARIANTS && reduce_facts[row].op == OP_MINMAX) {
+        if (got[0] == j->want_min && got[1] == j->want_max)
+            return LAB_OK;
+        snprintf(why, why_size, "min %d and max %d instead of %d and %d (%u threads)", got[0],
+                 got[1], j->want_min, j->want_max, j->threads);
+        return LAB_WRONG;
+    }
+    if (got[0] == (int)j->want)
         return LAB_OK;
-    snprintf(why, why_size, "%d instead of %d (%u threads)", got, (int)j->want, j->threads);
+    snprintf(why, why_size, "%d instead of %d (%u threads)", got[0], (int)j->want, j->threads);
     return LAB_WRONG;
 }
 

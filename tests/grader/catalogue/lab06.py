@@ -28,7 +28,9 @@ WRONG = {
                            ["single_pass", "single_pass_repeated"], race=True,
                            line="partials[blockIdx.x] = sum;"),
     # "the last block" taken to be the one with the last index, not the last to finish
-    "block_order": wrong([("        last = atomicAdd(done, 1u) == gridDim.x - 1;",
+    "block_order": wrong([("        partials[blockIdx.x] = sum;\n        __threadfence();\n"
+                           "        last = atomicAdd(done, 1u) == gridDim.x - 1;",
+                           "        partials[blockIdx.x] = sum;\n        __threadfence();\n"
                            "        atomicAdd(done, 1u);\n        last = blockIdx.x == gridDim.x - 1;")],
                          ["single_pass", "single_pass_repeated"]),
     # the shared total added with a plain +=: lost updates inside the block (race checker only)
@@ -79,6 +81,29 @@ WRONG = {
     "int4_dropped_tail": wrong([
         ("    for (unsigned j = n / 4 * 4 + blockIdx.x * blockDim.x + threadIdx.x; j < n; "
          "j += stride)\n        sum += in[j];\n", "")], ["vector_load", "single_pass"]),
+    # minmax: warp 0 takes block_reduce_shuffle's 0, not the identities, for the warps the
+    # block does not have: the min of positive ints comes out 0, the max of negative ones 0
+    "minmax_identity_zero": wrong([
+        ("        m.lo = has ? warp_lo[lane] : INT_MAX;\n        m.hi = has ? warp_hi[lane] : INT_MIN;",
+         "        m.lo = has ? warp_lo[lane] : 0;\n        m.hi = has ? warp_hi[lane] : 0;")],
+        ["minmax"]),
+    # minmax: the last block's fold of the partials starts from kernel 10's 0
+    "minmax_total_from_zero": wrong([("        struct minmax total = {INT_MAX, INT_MIN};",
+                                      "        struct minmax total = {0, 0};")],
+                                    ["minmax", "minmax_extremes_placed"]),
+    # minmax: the int4 loops only: the last n % 4 ints never folded
+    "minmax_dropped_tail": wrong([
+        ("    for (unsigned j = n / 4 * 4 + blockIdx.x * blockDim.x + threadIdx.x; j < n; "
+         "j += stride) {\n        m.lo = min(m.lo, in[j]);\n        m.hi = max(m.hi, in[j]);\n    }\n",
+         "")], ["minmax"]),
+    # minmax: no barrier between the warps' stores and warp 0's reads of warp_lo and warp_hi
+    "minmax_missing_barrier": wrong([
+        ("        warp_hi[warp] = m.hi;\n    }\n    __syncthreads();\n",
+         "        warp_hi[warp] = m.hi;\n    }\n")], ["minmax"]),
+    # minmax: the max shuffled from the lane's min (a copy of the line above, half edited)
+    "minmax_hi_from_lo": wrong([
+        ("        m.hi = max(m.hi, __shfl_down_sync(0xffffffffu, m.hi, s));",
+         "        m.hi = max(m.hi, __shfl_down_sync(0xffffffffu, m.lo, s));")], ["minmax"]),
 }
 
 RIGHT = {
@@ -95,4 +120,21 @@ RIGHT = {
     "shuffle_xor": right([("        v += __shfl_down_sync(0xffffffffu, v, s);",
                            "        v += __shfl_xor_sync(0xffffffffu, v, s);")],
                          ["warp_shuffle", "vector_load", "single_pass"]),
+    # minmax's butterfly: every lane ends with the warp's min and max
+    "minmax_shuffle_xor": right([
+        ("        m.lo = min(m.lo, __shfl_down_sync(0xffffffffu, m.lo, s));\n"
+         "        m.hi = max(m.hi, __shfl_down_sync(0xffffffffu, m.hi, s));",
+         "        m.lo = min(m.lo, __shfl_xor_sync(0xffffffffu, m.lo, s));\n"
+         "        m.hi = max(m.hi, __shfl_xor_sync(0xffffffffu, m.hi, s));")],
+        ["minmax", "minmax_repeated", "minmax_extremes_placed"]),
+    # minmax's int4 folded one int at a time with comparisons, not min() and max()
+    "minmax_fold_loop": right([
+        ("    m.lo = min(min(m.lo, a.x), min(min(a.y, a.z), a.w));\n"
+         "    m.hi = max(max(m.hi, a.x), max(max(a.y, a.z), a.w));\n",
+         "    const int e[4] = {a.x, a.y, a.z, a.w};\n"
+         "    for (int k = 0; k < 4; k++) {\n"
+         "        m.lo = e[k] < m.lo ? e[k] : m.lo;\n"
+         "        m.hi = e[k] > m.hi ? e[k] : m.hi;\n"
+         "    }\n")],
+        ["minmax", "minmax_repeated", "minmax_extremes_placed"]),
 }
