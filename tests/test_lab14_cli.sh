@@ -6,25 +6,10 @@
 # size, and a --size after it is the one the picture is resampled to. No kernel runs: the
 # runs that read a picture ask for the CPU row alone, which run does not check.
 set -u
+lab=lab14
 bin=$1
 picture=common/images/astronaut-gray.png
-fail() { echo "test-cli lab14: $*"; exit 1; }
-
-# ARGS... must exit 2 with exactly one line, naming OPTION, on stderr.
-refused() {
-    option=$1
-    shift
-    err=$("$bin" run "$@" 2>&1 >/dev/null)
-    status=$?
-    out=$("$bin" run "$@" 2>/dev/null)
-    [ $status = 2 ] || fail "run $* exited $status, want 2"
-    [ -z "$out" ] || fail "run $* printed on stdout: $out"
-    [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "run $* said more than one line: $err"
-    case $err in
-    *"$option"*) ;;
-    *) fail "run $* did not name $option: $err" ;;
-    esac
-}
+. "$(dirname "$0")/cli.sh"
 
 # run ARGS... with the picture must say first that its frame is FRAME.
 frame() {
