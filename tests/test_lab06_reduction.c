@@ -11,11 +11,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
 #include "lab.h"
 #include "reduction.h"
 #include "testkit.h"
+
+enum { LABEL_SIZE = 160 }; /* a case's name: variant, size, data, threads, order */
 
 /* The sizes at the default block size. 1000003 and 2^24 + 1 run on a GPU; on the CPU backend,
  * where every thread is a fiber, only for the grid-stride variants (few threads) so that the
@@ -42,6 +45,25 @@ static int skip_on_cpu_backend(enum reduce_variant v, size_t n)
 #endif
 }
 
+/* One run of variant v (reduce_sum or reduce_extrema, as its op says) on `threads`-thread
+ * blocks under the order set, `label` naming the case: out and scratch poisoned first, the
+ * status checked, then out's ints downloaded into got. */
+static void run_case(enum reduce_variant v, struct gpu_buf in, size_t n, unsigned threads,
+                     struct gpu_buf scratch, struct gpu_buf out, int *got, const char *label)
+{
+    int status;
+    testkit_case("%s", label);
+    gpu_poison(out);
+    gpu_poison(scratch);
+    status = reduce_facts[v].op == OP_SUM ? reduce_sum(v, in, n, threads, scratch, out)
+                                          : reduce_extrema(v, in, n, threads, scratch, out);
+    if (status != LAB_OK)
+        fail_msg("%s: returned %s, want LAB_OK %s", label, lab_status_name(status),
+                 status == LAB_ECUDA ? lab_cuda_failure() : "");
+    gpu_sync();
+    gpu_download(got, out, out.bytes);
+}
+
 /* Sums x[0..n) with variant v on `threads`-thread blocks under every thread order. */
 static void check_sum(enum reduce_variant v, const int *x, size_t n, unsigned threads)
 {
@@ -52,22 +74,14 @@ static void check_sum(enum reduce_variant v, const int *x, size_t n, unsigned th
     scratch = gpu_alloc(scratch_bytes ? scratch_bytes : 1);
     gpu_upload(in, x, n * sizeof(int));
     for (int o = 0; o < testkit_orders(n); o++) {
-        int got, status;
+        char label[LABEL_SIZE];
+        int got;
         testkit_set_order(o);
-        testkit_case("%s, n = %zu, %u threads, order %s", reduce_variants[v].name, n, threads,
-                     testkit_order_name(o));
-        gpu_poison(out);
-        gpu_poison(scratch);
-        status = reduce_sum(v, in, n, threads, scratch, out);
-        if (status != LAB_OK)
-            fail_msg("%s, n = %zu, %u threads, order %s: returned %s, want LAB_OK %s",
-                     reduce_variants[v].name, n, threads, testkit_order_name(o),
-                     lab_status_name(status), status == LAB_ECUDA ? lab_cuda_failure() : "");
-        gpu_sync();
-        gpu_download(&got, out, sizeof got);
+        snprintf(label, sizeof label, "%s, n = %zu, %u threads, order %s", reduce_variants[v].name,
+                 n, threads, testkit_order_name(o));
+        run_case(v, in, n, threads, scratch, out, &got, label);
         if (got != (int)want)
-            fail_msg("%s, n = %zu, %u threads, order %s: sum %d, want %lld",
-                     reduce_variants[v].name, n, threads, testkit_order_name(o), got, want);
+            fail_msg("%s: sum %d, want %lld", label, got, want);
     }
     gpu_free(&in);
     gpu_free(&out);
@@ -192,23 +206,15 @@ static void check_minmax(enum reduce_variant v, const int *x, size_t n, unsigned
     scratch = gpu_alloc(scratch_bytes ? scratch_bytes : 1);
     gpu_upload(in, x, n * sizeof(int));
     for (int o = 0; o < testkit_orders(n); o++) {
-        int got[2], status;
+        char label[LABEL_SIZE];
+        int got[2];
         testkit_set_order(o);
-        testkit_case("%s, n = %zu, %s, %u threads, order %s", reduce_variants[v].name, n, data,
-                     threads, testkit_order_name(o));
-        gpu_poison(out);
-        gpu_poison(scratch);
-        status = reduce_extrema(v, in, n, threads, scratch, out);
-        if (status != LAB_OK)
-            fail_msg("%s, n = %zu, %s, %u threads, order %s: returned %s, want LAB_OK %s",
-                     reduce_variants[v].name, n, data, threads, testkit_order_name(o),
-                     lab_status_name(status), status == LAB_ECUDA ? lab_cuda_failure() : "");
-        gpu_sync();
-        gpu_download(got, out, sizeof got);
+        snprintf(label, sizeof label, "%s, n = %zu, %s, %u threads, order %s",
+                 reduce_variants[v].name, n, data, threads, testkit_order_name(o));
+        run_case(v, in, n, threads, scratch, out, got, label);
         if (got[0] != want[0] || got[1] != want[1])
-            fail_msg("%s, n = %zu, %s, %u threads, order %s: min %d and max %d, want %d and %d",
-                     reduce_variants[v].name, n, data, threads, testkit_order_name(o), got[0],
-                     got[1], want[0], want[1]);
+            fail_msg("%s: min %d and max %d, want %d and %d", label, got[0], got[1], want[0],
+                     want[1]);
     }
     gpu_free(&in);
     gpu_free(&out);
