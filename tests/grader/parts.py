@@ -75,6 +75,17 @@ class PointsFile(unittest.TestCase):
 
 
 class Parts(unittest.TestCase):
+    def test_dist_refuses_a_skeleton_that_keeps_a_solution_block(self):
+        """make dist: a labs/ file with a SOLUTION or GIVEN block left in (the fix of a
+        find-the-bug step beside its planted bug) is a leak; solutions/ may hold both."""
+        import dist
+        files = {"labs/lab04-dot/dot.cu": (0, b"x;\n/* GIVEN BEGIN: a bug */\ny;\n"),
+                 "labs/lab01-vector-add/vector_add.cu": (0, b"/* SOLUTION BEGIN */ z;\n"),
+                 "labs/lab06-reduction/reduction.cu": (0, b"/* TODO: fold */\n"),
+                 "solutions/lab04-dot/dot.cu": (0, b"/* GIVEN BEGIN: a bug */\n")}
+        self.assertEqual(sorted(dist.leaks(files)),
+                         ["labs/lab01-vector-add/vector_add.cu", "labs/lab04-dot/dot.cu"])
+
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="test-grader-")
 
