@@ -9,10 +9,13 @@ A wrong entry is graded without the race checker's run unless it says the race c
 catches it (race=True): the cost of the run where it can matter only. With --backend cuda the
 tests run on the GPU and, as the grader does there, on the CPU backend's strict and race-checked
 builds. Each lab's entries are graded as one class (`grade.py --class --plan`): what they share
-is built once, and each entry's tests and race checker are the plan's."""
+is built once, and each entry's tests and race checker are the plan's. Two labs are graded at
+once, the cores shared between them, the largest first: a lab's shared build and its last
+entries leave cores idle that the other lab's entries use."""
 
 import argparse
 import collections
+import concurrent.futures
 import json
 import os
 import shutil
@@ -73,10 +76,10 @@ def judge(entry, results, text, args):
     return None
 
 
-def grade_lab(lab, todo, args, scratch, report):
-    """Grades one lab's entries as one class (`grade.py --class --plan`): what they share is
-    built once, each entry rebuilds its own file alone; its tests and race checker as the
-    plan says. Calls report(entry, why, secs) for each, in name order."""
+def grade_lab(lab, todo, args, scratch, report, jobs):
+    """Grades one lab's entries as one class (`grade.py --class --plan`) of jobs at a time:
+    what they share is built once, each entry rebuilds its own file alone; its tests and race
+    checker as the plan says. Calls report(entry, why, secs) for each, in name order."""
     start = time.monotonic()
     where, out = os.path.join(scratch, "lab" + lab), os.path.join(scratch, "lab%s-out" % lab)
     plan, ready = {}, []
@@ -96,7 +99,7 @@ def grade_lab(lab, todo, args, scratch, report):
         json.dump(plan, f)
     cmd = [sys.executable, os.path.join(ROOT, "common", "grade", "grade.py"), "--class", where,
            "--plan", f.name, "--lab", lab, "--backend", args.backend, "--out", out,
-           "--class-jobs", str(args.jobs), "--test-timeout", str(args.test_timeout),
+           "--class-jobs", str(jobs), "--test-timeout", str(args.test_timeout),
            "--lab-timeout", str(args.lab_timeout)]
     if args.backend == "cpu":  # the CPU backend reports a deadlock: no hang to cut short
         cmd.append("--no-solution-times")
@@ -177,18 +180,21 @@ def main():
     done = collections.defaultdict(list)
     failures = []
     said = [time.monotonic()]  # when a line was last printed: one at least every 30 s
+    lock = threading.Lock()  # two labs report at once
 
     def report(entry, why, secs, took=None):
-        done[entry.lab].append((entry, why, took))
-        if why:
-            print("  lab%s %s %s: %s" % (entry.lab, entry.kind, entry.name,
-                                         "\n    ".join(why.splitlines()[:12])), flush=True)
-            failures.append("lab%s %s %s (%.0f s): %s" % (entry.lab, entry.kind, entry.name,
-                                                           secs, why))
-        left[entry.lab] -= 1
-        if not left[entry.lab]:
-            print(summary(entry.lab, done[entry.lab], time.monotonic() - start), flush=True)
-            said[0] = time.monotonic()
+        with lock:
+            done[entry.lab].append((entry, why, took))
+            if why:
+                print("  lab%s %s %s: %s" % (entry.lab, entry.kind, entry.name,
+                                             "\n    ".join(why.splitlines()[:12])), flush=True)
+                failures.append("lab%s %s %s (%.0f s): %s" % (entry.lab, entry.kind, entry.name,
+                                                               secs, why))
+            left[entry.lab] -= 1
+            if not left[entry.lab]:
+                print(summary(entry.lab, done[entry.lab], secs, time.monotonic() - start),
+                      flush=True)
+                said[0] = time.monotonic()
 
     stop = threading.Event()
 
@@ -201,9 +207,13 @@ def main():
                 said[0] = time.monotonic()
 
     threading.Thread(target=heartbeat, daemon=True).start()
+    labs = sorted({e.lab for e in todo}, key=lambda l: -left[l])  # the largest first
+    streams = min(2, len(labs), args.jobs)
     try:
-        for lab in sorted({e.lab for e in todo}):
-            grade_lab(lab, [e for e in todo if e.lab == lab], args, scratch, report)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=streams) as pool:
+            for f in [pool.submit(grade_lab, lab, [e for e in todo if e.lab == lab], args,
+                                  scratch, report, max(1, args.jobs // streams)) for lab in labs]:
+                f.result()
     finally:
         stop.set()
         shutil.rmtree(scratch, ignore_errors=True)
@@ -215,14 +225,16 @@ def main():
     return 1 if failures else 0
 
 
-def summary(lab, results, secs):
-    """The lab's line, with its slowest entry: what to look at when the catch rate grows slow."""
+def summary(lab, results, secs, since_start):
+    """The lab's line, with its seconds, its slowest entry (what to look at when the catch
+    rate grows slow) and the seconds since the catch rate began."""
     def count(kind):
         mine = [why for e, why, _ in results if e.kind == kind]
         return len([w for w in mine if not w]), len(mine)
     took, name = max((t or 0, e.name) for e, _, t in results)
-    return "lab%s: caught %d/%d wrong, accepted %d/%d right (%.0f s; slowest %s, %d s)" % (
-        (lab,) + count("wrong") + count("right") + (secs, name, took))
+    return ("lab%s: caught %d/%d wrong, accepted %d/%d right (%.0f s; slowest %s, %d s; "
+            "%.0f s in)" % ((lab,) + count("wrong") + count("right") +
+                            (secs, name, took, since_start)))
 
 
 if __name__ == "__main__":

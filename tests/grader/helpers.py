@@ -96,6 +96,12 @@ def copy_tree(where):
     skip = {".git", "build", "grade", "dist"}
     shutil.copytree(ROOT, where, symlinks=True,
                     ignore=lambda d, names: skip & set(names) if d == ROOT else set())
+    copy_runtimes(where)
+
+
+def copy_runtimes(where):
+    """This tree's CPU backend runtimes (and cucc's rewriter), built, into the tree at where:
+    the same sources, so make finds them current there (each is a minute of 2 cores)."""
     for name in ("runtime", "runtime-asan", "runtime-tsan", "cucc-rewrite"):
         src = os.path.join(ROOT, "build", "cpu", name)
         if os.path.isdir(src):
