@@ -68,31 +68,47 @@ __global__ void detector_warp_per_window(const unsigned char *image, unsigned wi
      * base + __ffs(out) stages. Else d = lane 31's x, next chunk. Lane 0 writes mask and ran. */
 }
 
-/* The lanes of a window in detector_warp_per_4_windows, and its stages per chunk. */
+/* The lanes of each window in detector_warp_per_4_windows while 3 or 4 of its windows live:
+ * the stages of each that a chunk evaluates then. */
 #define GROUP 8u
 
-/* 3. A warp per 4 neighbouring windows of a row: lanes 8k .. 8k + 7 evaluate 8 consecutive
- * stages of window k, a prefix sum over 8 lanes (__shfl_up_sync of width 8) and the window's
- * byte of one ballot decide each window, and the warp goes on while any of its windows lives.
- * Teaches segmented warp collectives. The 4 lanes of a stage (j, 8 + j, 16 + j, 24 + j) read
- * the same 16 bytes of the cascade and 4 neighbouring pixels: a chunk's loads touch 8 stages
- * and at most 8 rows of the image for 4 windows (as the seed's 16-byte loads served a feature
- * to 4 windows at once). Costs: 8 stages a step, fewer wasted past a rejection, but a warp
- * lives as long as the last of its 4 windows. */
+/* 3. A warp per 4 neighbouring windows of a row, whose survivors take the lanes of the fallen.
+ * The lanes form a segment of w lanes per window, lane j of a segment evaluating stage base + j
+ * of its window: a prefix sum of width w (__shfl_up_sync) and the segment's w bits of one
+ * ballot decide each window. w starts at 8, 8 stages of each of 4 windows, and after a chunk in
+ * which windows fell it follows the survivors, whom a ballot of the segments' first lanes
+ * counts: 8 while 3 or 4 live, 16 when 2 do, 32 when 1 does. Where w grows, each lane fetches
+ * the column and the confidence of the survivor whose segment it joins (__shfl_sync from that
+ * segment's first lane); a window's first lane writes its answer as it falls. Teaches segmented
+ * warp collectives, and a warp that re-deals its lanes as its work shrinks. In the first chunk
+ * the 4 lanes of a stage (j, 8 + j, 16 + j, 24 + j) read the same 16 bytes of the cascade and 4
+ * neighbouring pixels (as the seed's 16-byte loads served a feature to 4 windows at once), and
+ * a window that falls there wastes at most 7 lanes, not 31; a window left alone runs 32 stages
+ * a chunk, as a warp per window does, not 8 with 24 lanes idle. Costs: after a chunk in which
+ * windows fell, a ballot, a popcount and a compare, and two shuffles where w grows; every
+ * prefix sum takes the 5 shuffles of a warp's, whatever w; a window wastes up to w - 1 lanes
+ * past its rejection, and the warp still lives as long as the last of its 4 windows. */
 __global__ void detector_warp_per_4_windows(const unsigned char *image, unsigned width,
                                             unsigned height, const struct detector_stage *cascade,
                                             unsigned nstages, unsigned char *mask, unsigned *ran)
 {
     unsigned across = width - DETECTOR_WIN + 1, down = height - DETECTOR_WIN + 1;
-    unsigned lane = threadIdx.x % WARP;
-    unsigned k = lane / GROUP, j = lane % GROUP, groups = (across + 3) / 4;
+    unsigned lane = threadIdx.x % WARP, groups = (across + 3) / 4;
     /* TODO: g = the global thread index / 32 (in size_t), the warp's group of 4
-     * windows when below groups * down: row g / groups, first column g % groups * 4; lane's
-     * window wx = that + k, alive while wx < across. For each chunk base = 0, 8, ... while
-     * __any_sync(alive): lane's stage base + j, its answer x (0 with threshold INT_MIN when
-     * dead or past the last stage); a prefix sum of width 8; x += d; out = the window's byte
-     * of the ballot of x < threshold; out != 0: dead after base + __ffs(out) stages; d = lane
-     * 7's x of the group. Lane j == 0 of a window inside the image writes mask and ran. */
+     * windows when below groups * down: row wy = g / groups, first column g % groups * 4. At
+     * first w = 8, lane's window wx = that + lane / 8 (alive while wx < across), j = lane % 8,
+     * d = 0, and fell = __ballot_sync of the lanes not alive. For each chunk, base = 0, then
+     * += w, below nstages: when fell != 0, first = __ballot_sync of the alive lanes with j == 0
+     * (a bit per live window, at its segment's first lane), n = __popc(first); none: done;
+     * wide = 8 for n >= 3, 16 for 2, 32 for 1; where wide != w, the lanes below wide take the
+     * survivor at first's lowest bit, the others the one at its next (first & (first - 1)):
+     * its wx and d by __shfl_sync from that lane; then alive, w = wide, j = lane % w. Lane's
+     * stage base + j, its answer x (0 with threshold INT_MIN when dead or past the last
+     * stage); a prefix sum of width w at offsets 1 .. 16 (a lane with j < offset adds
+     * nothing); x += d; fell = __ballot_sync of x < threshold; out = fell's w bits from the
+     * segment's first lane, lane - j; alive and out != 0: dead, and lane j == 0 writes mask 0
+     * and ran base + __ffs(out). d = lane w - 1's x of the segment. After the last chunk, lane
+     * j == 0 of each window still alive writes mask 1 and ran nstages. */
 }
 
 /* 4. Compacted: the cascade in chunks of DETECTOR_CHUNK stages, a launch each, over a queue of

@@ -33,7 +33,7 @@ extern "C" {
     X(DETECTOR_WARP_PER_WINDOW, "warp_per_window", (1, 0), \
       "32 stages at a time, a shuffle prefix sum and a ballot: no lane waits for another window") \
     X(DETECTOR_WARP_PER_4_WINDOWS, "warp_per_4_windows", (4, 0), \
-      "8 lanes per window, 4 windows per warp: fewer lanes wasted past the rejecting stage") \
+      "4 windows a warp, 8 lanes each, the survivors taking the lanes of the fallen") \
     X(DETECTOR_COMPACTED, "compacted", (0, DETECTOR_CHUNK), \
       "a launch per chunk of stages over a queue of the survivors: no lane kept on a dead window")
 // clang-format on

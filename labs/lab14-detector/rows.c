@@ -288,11 +288,38 @@ static double compacted_lanes(const struct job *j)
     return lanes;
 }
 
+/* A warp per 4 windows' lane-steps on the windows x0 .. x0 + count - 1 of a row (ran: the
+ * row's counts), as detector_warp_per_4_windows steps: 32 lanes a chunk while a window lives,
+ * each chunk w stages of every live window, w = 8 at first and, after a chunk in which a
+ * window fell (or at the start where the row ends before the 4th), 8 for 3 or 4 live windows,
+ * 16 for 2, 32 for 1. A window lives at a chunk's start while it ran more stages than base. */
+static double group_lanes(const unsigned *ran, size_t count, unsigned nstages)
+{
+    unsigned base = 0, w = 8, live;
+    int fell = count < 4;
+    double lanes = 0;
+    while (base < nstages) {
+        if (fell) {
+            live = 0;
+            for (size_t k = 0; k < count; k++)
+                live += ran[k] > base;
+            if (live == 0)
+                break;
+            w = live > 2 ? 8 : 32 / live;
+        }
+        fell = 0;
+        for (size_t k = 0; k < count; k++)
+            fell |= ran[k] > base && ran[k] <= base + w;
+        lanes += 32;
+        base += w;
+    }
+    return lanes;
+}
+
 /* The lanes each mapping keeps busy on the job's image: the stages its windows need over the
  * lane-steps a mapping spends on them. A warp of 32 windows (a thread each) steps as long as
  * its longest window; a warp per window steps 32 stages at a time; a warp per 4 windows of a
- * row, 8 stages of each at a time, as long as its longest; compacted, as compacted_lanes
- * says. */
+ * row, as group_lanes says; compacted, as compacted_lanes says. */
 static void busy_lanes(const struct job *j, size_t stages)
 {
     size_t across = j->width - DETECTOR_WIN + 1, down = j->height - DETECTOR_WIN + 1;
@@ -306,12 +333,9 @@ static void busy_lanes(const struct job *j, size_t stages)
     for (size_t w = 0; w < j->windows; w++)
         warp += 32.0 * ((j->want_ran[w] + 31) / 32);
     for (size_t y = 0; y < down; y++)
-        for (size_t x0 = 0; x0 < across; x0 += 4) {
-            unsigned longest = 0;
-            for (size_t w = y * across + x0; w < y * across + x0 + 4 && w < (y + 1) * across; w++)
-                longest = j->want_ran[w] > longest ? j->want_ran[w] : longest;
-            group += 32.0 * ((longest + 7) / 8);
-        }
+        for (size_t x0 = 0; x0 < across; x0 += 4)
+            group += group_lanes(j->want_ran + y * across + x0, across - x0 < 4 ? across - x0 : 4,
+                                 j->nstages);
     printf("lanes busy: %.1f %% with a thread per window, %.1f %% with a warp per window, %.1f %% "
            "with a warp per 4 windows, %.1f %% compacted (chunks of %u stages)\n",
            100.0 * stages / thread, 100.0 * stages / warp, 100.0 * stages / group,

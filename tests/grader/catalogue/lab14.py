@@ -1,6 +1,7 @@
-"""lab14 detector: the prefix sum's shuffles and lane guard, the ballot's byte and the decision
-per window, the window counts at the borders, the stage count, the groups of 8 lanes' running
-confidence and their warp's loop, and compacted's queue: its counters, its append and its
+"""lab14 detector: the prefix sum's shuffles and lane guard, the ballot's segment and the
+decision per window, the window counts at the borders, the stage count, the segments' running
+confidence, their warp's loop and the survivors taking the lanes of the fallen (the segment's
+width, its window and confidence moved), and compacted's queue: its counters, its append and its
 chunks."""
 from catalogue import right, wrong
 
@@ -11,23 +12,27 @@ WARPS = ["warp_per_window", "warp_per_4_windows"]
 WRONG = {
     # the shuffle offsets stepping by one instead of doubling: lanes add overlapping ranges
     "prefix_offset_plus_one": wrong([
-        ("    for (unsigned off = 1; off < WARP; off *= 2) {",
-         "    for (unsigned off = 1; off < WARP; off++) {")], ["warp_per_window"]),
+        ("        for (unsigned off = 1; off < WARP; off *= 2) {\n"
+         "            int y = __shfl_up_sync(FULL_MASK, x, off);",
+         "        for (unsigned off = 1; off < WARP; off++) {\n"
+         "            int y = __shfl_up_sync(FULL_MASK, x, off);")], ["warp_per_window"]),
     # no `lane >= off` guard: the lanes below the offset get their own value back and add it
     "prefix_no_lane_guard": wrong([
         ("            int y = __shfl_up_sync(FULL_MASK, x, off);\n            if (lane >= off)\n"
          "                x += y;",
          "            x += __shfl_up_sync(FULL_MASK, x, off);")], ["warp_per_window"]),
-    # the same in the groups of 8: a group's first lanes double their answers
+    # the same in the segments: a segment's first lanes double their answers
     "group_prefix_no_lane_guard": wrong([
-        ("            int y = __shfl_up_sync(FULL_MASK, x, off, GROUP);\n            if (j >= off)\n"
+        ("            int y = __shfl_up_sync(FULL_MASK, x, off, w);\n            if (j >= off)\n"
          "                x += y;",
-         "            x += __shfl_up_sync(FULL_MASK, x, off, GROUP);")], ["warp_per_4_windows"]),
-    # the window's byte of the ballot cut to 4 bits: rejections at a chunk's stages 4-7 missed
-    "ballot_wrong_mask": wrong([(">> (k * GROUP) & 0xffu;", ">> (k * GROUP) & 0xfu;")],
+         "            x += __shfl_up_sync(FULL_MASK, x, off, w);")], ["warp_per_4_windows"]),
+    # the segment's bits of the ballot cut to the first chunks' byte: a window that holds 16 or
+    # 32 lanes misses a rejection at its chunk's stages 8-31
+    "ballot_wrong_mask": wrong([("& FULL_MASK >> (WARP - w);", "& 0xffu;")],
                                ["warp_per_4_windows"]),
-    # the ballot's bits not shifted down to the window's byte: windows 1-3 decided by window 0
-    "ballot_not_shifted": wrong([(">> (k * GROUP) & 0xffu;", "& 0xffu;")], ["warp_per_4_windows"]),
+    # the ballot's bits not shifted down to the segment's: windows 1-3 decided by window 0
+    "ballot_not_shifted": wrong([("fell >> (lane - j) & FULL_MASK", "fell & FULL_MASK")],
+                                ["warp_per_4_windows"]),
     # the warp exits on lane 0's decision (the chunk's first stage) instead of the window's
     "first_lane_decides": wrong([
         ("        unsigned out = __ballot_sync(FULL_MASK, x < reject);\n        if (out) {",
@@ -50,15 +55,31 @@ WRONG = {
     "ffs_zero_based": wrong([("            stages = base + __ffs(out);\n            break;",
                               "            stages = base + __ffs(out) - 1;\n            break;")],
                             ["warp_per_window"]),
-    # each lane of a group carries its own running sum into the next chunk instead of the group's
-    # (lane 7's): the stages after the first chunk are judged on part of the confidence
-    "group_total_own_lane": wrong([("        d = __shfl_sync(FULL_MASK, x, GROUP - 1, GROUP);\n",
+    # each lane of a segment carries its own running sum into the next chunk instead of the
+    # segment's (its last lane's): the stages after the first chunk are judged on part of the
+    # confidence
+    "group_total_own_lane": wrong([("        d = __shfl_sync(FULL_MASK, x, w - 1, w);\n",
                                     "        d = x;\n")], ["warp_per_4_windows"]),
-    # the warp stops when its first window falls (__all_sync) instead of when its last does:
-    # the other windows are left accepted after the stages they ran
-    "group_stops_at_first_death": wrong([("base < nstages && __any_sync(FULL_MASK, alive);",
-                                          "base < nstages && __all_sync(FULL_MASK, alive);")],
+    # the warp stops when its first window falls (fewer than 4 left) instead of when its last
+    # does: the others are left accepted after the stages they ran, and a group cut by the
+    # image's right edge stops at once
+    "group_stops_at_first_death": wrong([("            if (n == 0)\n                break;",
+                                          "            if (n < 4)\n                break;")],
                                         ["warp_per_4_windows"]),
+    # the segment's width not updated where the survivors take the lanes (j stays lane % 8):
+    # a window's 16 or 32 lanes evaluate its stages base .. base + 7 two or four times over
+    "segment_width_not_updated": wrong([
+        ("                j = lane & (w - 1); /* lane % w: w is a power of two */\n", "")],
+        ["warp_per_4_windows"]),
+    # every lane joins the first survivor: the second one's lanes are taken from it, and its
+    # mask and count are never written
+    "second_survivor_dropped": wrong([
+        ("unsigned src = __ffs(lane < wide ? first : first & (first - 1)) - 1;",
+         "unsigned src = __ffs(first) - 1;")], ["warp_per_4_windows"]),
+    # the survivor's column moved to its new lanes but not its confidence: each lane carries on
+    # from the d of the window it held before
+    "confidence_not_moved": wrong([("                d = __shfl_sync(FULL_MASK, d, src);\n", "")],
+                                  ["warp_per_4_windows"]),
     # compacted: the counter that the next launch appends to left as it was: from the fourth
     # launch on, a queue's survivors land after the count of three launches before, and the
     # next launch reads stale windows between
@@ -106,14 +127,19 @@ RIGHT = {
          "        accepted = d >= s.reject;\n    }\n    mask[w] = (unsigned char)accepted;\n"
          "    ran[w] = t;")], ["thread_per_window"]),
     # the stages of the chunk counted by a popcount of the bits up to the first rejection
-    "popcount_of_prefix": right([("            stages = base + __ffs(out);\n        }",
-                                  "            stages = base + __popc(out ^ (out - 1));\n        }")],
+    "popcount_of_prefix": right([("= base + __ffs(out);\n                }",
+                                  "= base + __popc(out ^ (out - 1));\n                }")],
                                 ["warp_per_4_windows"]),
-    # the group's shuffle without its width: the lane guard (j >= off) keeps every source lane
-    # inside the group anyway
-    "group_shuffle_full_width": right([("            int y = __shfl_up_sync(FULL_MASK, x, off, GROUP);",
+    # the segment's shuffle without its width: the lane guard (j >= off) keeps every source
+    # lane inside the segment anyway
+    "group_shuffle_full_width": right([("            int y = __shfl_up_sync(FULL_MASK, x, off, w);",
                                         "            int y = __shfl_up_sync(FULL_MASK, x, off);")],
                                       ["warp_per_4_windows"]),
+    # the second survivor's lane found as the highest bit of the ballot (there are 2 at most)
+    "second_survivor_by_clz": right([
+        ("unsigned src = __ffs(lane < wide ? first : first & (first - 1)) - 1;",
+         "unsigned src = lane < wide ? __ffs(first) - 1 : 31 - __clz(first);")],
+        ["warp_per_4_windows"]),
     # an atomicAdd per survivor instead of one per warp: more atomics on one counter, the same
     # queue in another order
     "atomic_per_survivor": right([
