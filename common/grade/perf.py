@@ -75,6 +75,8 @@ def perf_value(row, unit):
             return float(row["pct_peak"])
         if unit == "%fp32":
             return float(row["pct_fp32"])
+        if unit == "G/s":  # the bench's work a second (windows, flops), in G
+            return float(row["work_per_s"]) / 1e9
         copy = float(row["copy_gbs"])
     except (KeyError, TypeError, ValueError):
         return 0.0

@@ -10,7 +10,7 @@ import os
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
 
-UNITS = ("%peak", "%copy", "GB/s", "%fp32")
+UNITS = ("%peak", "%copy", "GB/s", "%fp32", "G/s")
 
 
 class PointsError(ValueError):

@@ -5,6 +5,7 @@ a results.json even when the grader itself fails; a skipped test scores nothing.
 """
 import argparse
 import base64
+import csv
 import fnmatch
 import json
 import os
@@ -72,6 +73,25 @@ class PointsFile(unittest.TestCase):
                         # are VARIANT/INPUT, both names in its sources)
                         for name in perf["variant"].split("/"):
                             self.assertIn('"%s"' % name, text)
+
+    def test_our_perf_lines_pass_on_the_h100_reference(self):
+        """Every perf line scores its lab's reference row (plots/reference/labNN.tsv, the H100),
+        as the grader scores a bench row: a threshold the H100 did not reach cannot land."""
+        import perf
+        folder = os.path.join(ROOT, "tests", "points")
+        for f in sorted(os.listdir(folder)):
+            p = grade.read_points(os.path.join(folder, f))
+            if not p["perf"]:
+                continue
+            with open(os.path.join(ROOT, "plots", "reference", f[:5] + ".tsv"),
+                      encoding="utf-8") as t:
+                rows = {r["variant"]: r for r in csv.DictReader(t, delimiter="\t")
+                        if r["series"] == "main"}
+            for line in p["perf"]:
+                with self.subTest(lab=f[:5], variant=line["variant"]):
+                    self.assertIn(line["variant"], rows)
+                    self.assertGreaterEqual(perf.perf_value(rows[line["variant"]], line["unit"]),
+                                            line["threshold"])
 
 
 class Parts(unittest.TestCase):
