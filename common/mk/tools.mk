@@ -45,6 +45,9 @@ TIMELINE_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-timeline.tsv)
 # lab14's survival curve (`lab14 run --survival --survival-tsv`, exact on any backend):
 # plots/survival.gp draws it
 SURVIVAL_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-survival.tsv)
+# lab13's roofline (make lab13 roofline on a GPU: the bench's times, Nsight Compute's bytes):
+# plots/roofline.gp draws it
+ROOFLINE_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-roofline.tsv)
 # the figures of the literature that a lab's own drawing puts beside its rows (lab11-blocks.gp)
 PUBLISHED_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-published.tsv)
 plots-reference: | $(BUILD)/.need-gnuplot
@@ -57,8 +60,10 @@ plots-reference: | $(BUILD)/.need-gnuplot
 	@for tsv in $(SURVIVAL_TSVS); do gnuplot -e "tsv='$$tsv'; out='$${tsv%.tsv}.png'; \
 	  term='png'; title='$$(basename $$tsv -survival.tsv): the windows alive after each stage'" \
 	  plots/survival.gp || exit 1; done
+	@for tsv in $(ROOFLINE_TSVS); do gnuplot -e "tsv='$$tsv'; out='$${tsv%.tsv}.png'; \
+	  term='png'; title='$$(basename $$tsv -roofline.tsv) roofline'" plots/roofline.gp || exit 1; done
 	@plots/stamp.sh write plots/reference/SHA256SUMS $(PLOT_SOURCES) $(REFERENCE_TSVS) \
-	  $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(PUBLISHED_TSVS) plots/reference/*.png
+	  $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(ROOFLINE_TSVS) $(PUBLISHED_TSVS) plots/reference/*.png
 	@echo "plots-reference: $$(ls plots/reference/*.png | wc -l) PNGs in plots/reference/, from $(words $(REFERENCE_TSVS)) TSVs"
 
 # One deck per lab, Markdown to PDF through pandoc's beamer writer, with its lab's plots
@@ -87,8 +92,8 @@ $(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml $(PLOT_SOURCES) $(REFERENC
 # manifests are checked, so that one run names every goal to run.
 check-plots:
 	@ok=1; plots/stamp.sh check plots/reference/SHA256SUMS plots-reference \
-	  $(PLOT_SOURCES) $(REFERENCE_TSVS) $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(PUBLISHED_TSVS) \
-	  $(wildcard plots/reference/*.png) || ok=; \
+	  $(PLOT_SOURCES) $(REFERENCE_TSVS) $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(ROOFLINE_TSVS) \
+	  $(PUBLISHED_TSVS) $(wildcard plots/reference/*.png) || ok=; \
 	plots/stamp.sh check slides/pdf/SHA256SUMS slides $(SLIDE_SOURCES) $(wildcard slides/pdf/*.pdf) || ok=; \
 	[ -n "$$ok" ]
 
