@@ -113,9 +113,8 @@ WRONG = {
                                ["threshold_simd"]),
     # the warp transpose without its __syncwarp: a lane reads its blocked items before the
     # lanes that load them have stored them
-    "stage_no_syncwarp": wrong([
-        ("        stage[staged<ITEMS>(k * WARP + lane)] = group_of(x + GROUP * k);\n    __syncwarp();\n",
-         "        stage[staged<ITEMS>(k * WARP + lane)] = group_of(x + GROUP * k);\n")], TILED),
+    "stage_no_syncwarp": wrong([("            group_of(x + GROUP * k);\n    __syncwarp();\n",
+                                 "            group_of(x + GROUP * k);\n")], TILED),
     # the scatter's __syncwarp left out: lanes store indices the others have not staged yet
     "compact_scatter_no_syncwarp": wrong([
         ("                    stage[q - round + (q - round) / BANKS] = (int)(pixel + __ffs(m) - 1);\n"
