@@ -437,10 +437,12 @@ static void scan_args_of(scan_fn scan, enum scan_job job)
         assert_status(scan(v, (enum scan_mode) - 1, in, out, n, scratch), LAB_EINVAL);
         assert_int_equal(scan_scratch_bytes(v, 0), 0);
         if (scan_facts[v].grid) {
-            struct gpu_buf small = {scratch.ptr, scan_scratch_bytes(v, n) - 1};
+            struct gpu_buf small = {scratch.ptr, scan_scratch_bytes(v, n) - 1},
+                           askew = {(char *)scratch.ptr + 2, scratch.bytes - 2};
             assert_true(scan_scratch_bytes(v, n) > 0);
             assert_status(scan(v, m, in, out, n, none), LAB_EINVAL);
             assert_status(scan(v, m, in, out, n, small), LAB_EINVAL);
+            assert_status(scan(v, m, in, out, n, askew), LAB_EINVAL); /* not on its words */
         } else {
             assert_int_equal(scan_scratch_bytes(v, n), 0);
         }
@@ -516,7 +518,8 @@ static void compact_args_rejected(void)
                    scratch = gpu_alloc(scan_scratch_bytes(SCAN_COMPACT, n)),
                    huge = {src.ptr, SIZE_MAX};
     struct gpu_buf small_out = {out.ptr, n * sizeof(unsigned) - 1}, small_count = {count.ptr, 3},
-                   small_scratch = {scratch.ptr, scratch.bytes - 1};
+                   small_scratch = {scratch.ptr, scratch.bytes - 1},
+                   askew_scratch = {(char *)scratch.ptr + 4, scratch.bytes};
     for (int v = 0; v < SCAN_VARIANTS; v++) {
         if (scan_facts[v].job != SCAN_JOB_COMPACT) {
             assert_status(compact(v, src, n, 9, out, count, scratch), LAB_EINVAL);
@@ -531,6 +534,7 @@ static void compact_args_rejected(void)
         assert_status(compact(v, src, n, 9, out, small_count, scratch), LAB_EINVAL);
         assert_status(compact(v, src, n, 9, out, count, none), LAB_EINVAL);
         assert_status(compact(v, src, n, 9, out, count, small_scratch), LAB_EINVAL);
+        assert_status(compact(v, src, n, 9, out, count, askew_scratch), LAB_EINVAL);
         assert_status(compact(v, huge, (size_t)INT_MAX + 1, 9, huge, count, huge), LAB_EINVAL);
     }
     gpu_free(&src);

@@ -42,12 +42,13 @@ extern "C" size_t scan_scratch_bytes(enum scan_variant v, size_t n)
     return scratch_size(v, div_up(n, tile_size(v)));
 }
 
-/* The scratch of a variant that needs one: there, big enough for n, and 8-byte aligned (the
- * look-back's words are read and written 8 bytes at once). */
+/* The scratch of a variant that needs one: there, big enough for n, and aligned to its words
+ * (the look-back's are read and written 8 bytes at once). */
 static int scratch_fits(enum scan_variant v, struct gpu_buf scratch, size_t n)
 {
+    const size_t align = v == SCAN_THREE_PHASE ? sizeof(int) : sizeof(unsigned long long);
     return scratch.ptr && scratch.bytes >= scan_scratch_bytes(v, n) &&
-           (uintptr_t)scratch.ptr % sizeof(unsigned long long) == 0;
+           (uintptr_t)scratch.ptr % align == 0;
 }
 
 static int fits(struct gpu_buf buf, size_t n)

@@ -38,7 +38,7 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT, SCAN_JOB_SC
       "5: a block per tile: tile sums, their scan, added back: 3 launches, 4n ints")    \
     X(SCAN_DECOUPLED_LOOKBACK, "decoupled_lookback",                                    \
       (SCAN_JOB_SCAN, SCAN_LB_THREADS, SCAN_LB_ITEMS, 1),                               \
-      "6: one pass: tiles publish sums behind flags, a warp looks back: 2n ints")       \
+      "6: one pass, small tiles: each publishes state and sum in one word: 2n ints")    \
     X(SCAN_THRESHOLD_PIXEL, "threshold_pixel",       (SCAN_JOB_THRESHOLD,  32, 1, 1), \
       "7: max(pixel, t), a pixel a thread in blocks of 32 x rows")                      \
     X(SCAN_THRESHOLD_WARP_ROW, "threshold_warp_row", (SCAN_JOB_THRESHOLD, 128, 1, 1), \
@@ -119,8 +119,8 @@ size_t scan_scratch_bytes(enum scan_variant v, size_t n);
  * them (the tests keep every prefix inside the int range: a signed overflow is undefined
  * in C++, and UBSan stops it on the CPU backend). out must not overlap in. n == 0 does
  * nothing. Returns LAB_OK, LAB_EINVAL (bad variant or mode, a NULL buffer or n beyond it, a
- * NULL, too small or not 8-byte aligned scratch where v needs one, more than 2^31 - 1 tiles)
- * or LAB_ECUDA.
+ * NULL or too small scratch where v needs one, or one not aligned to its words (4 bytes for
+ * three_phase, 8 for the look-backs), more than 2^31 - 1 tiles) or LAB_ECUDA.
  * Asynchronous, like a kernel launch. */
 int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in, struct gpu_buf out, size_t n,
          struct gpu_buf scratch);
@@ -150,7 +150,8 @@ int threshold(enum scan_variant v, struct gpu_buf src, struct gpu_buf dst, size_
 /* The indices i < n with src[i] >= thr, in increasing order, into out[0..count) (unsigned),
  * and count into count (one unsigned on the device); out[count..n) is left alone. Returns
  * LAB_OK, LAB_EINVAL (a variant of another job, n == 0 or n > INT_MAX, NULL or too small
- * buffers or scratch: scan_scratch_bytes) or LAB_ECUDA. Asynchronous. */
+ * buffers or scratch: scan_scratch_bytes, scratch not 8-byte aligned) or LAB_ECUDA.
+ * Asynchronous. */
 int compact(enum scan_variant v, struct gpu_buf src, size_t n, unsigned char thr,
             struct gpu_buf out, struct gpu_buf count, struct gpu_buf scratch);
 
