@@ -17,6 +17,8 @@
 #   SANITIZE=0         the CPU backend without AddressSanitizer and UBSan (on by default)
 #   RACECHECK=1        the CPU backend's race checker (ThreadSanitizer) instead of ASan
 #   WERROR=1           warnings are errors (on in CI)
+#   DEFS="-DX=1"       definitions for every file (a lab's knobs); with BUILD=build/NAME, a
+#                      build folder of their own, since make does not rebuild for flags
 #
 # The machinery is in common/mk/: config.mk (backend, compilers, flags), lab.mk (each lab's
 # rules), check.mk (make test), tools.mk (skeletons, tables, format, new-lab, the reference
@@ -60,4 +62,5 @@ help:
 	@echo "make clean"
 	@echo "variables: BACKEND=cuda|cpu (now $(BACKEND)), SOLUTION=1, ARCH=90|native,"
 	@echo "           ARGS=\"--n 1000\", T=NAME (one test), V=1 (verbose), SANITIZE=0,"
-	@echo "           RACECHECK=1 (the CPU backend's race checker), WERROR=1"
+	@echo "           RACECHECK=1 (the CPU backend's race checker), WERROR=1,"
+	@echo "           DEFS=\"-DSCAN_LB_ITEMS=16\" BUILD=build/NAME (a lab's knobs, own folder)"

@@ -164,8 +164,8 @@ static void check_float_scan(enum scan_variant v, const float *x, size_t n)
 
 /* The float scan on the sizes of scan_matches, mixed_floats: 1, a warp and its neighbours, a
  * block, a warp's part of a tile (+1), a tile and twice one (each +-1), powers of two +-1, and
- * a million (a chain of 123 tiles, whose bound is the loosest), that one again with blocks on
- * two workers at once (as lookback_concurrent; one under the race checker). */
+ * a million (a chain of hundreds of tiles, whose bound is the loosest), that one again with
+ * blocks on two workers at once (as lookback_concurrent; one under the race checker). */
 static void float_matches(enum scan_variant v)
 {
     static const size_t sizes[] = {1,    2,    31,    32,    33,    1023,   1025,
@@ -191,7 +191,7 @@ static void float_matches(enum scan_variant v)
 
 /* The look-back with its blocks on two workers at once (CUDA_CPU_WORKERS; a GPU runs its
  * blocks side by side anyway): a tile now waits for the tiles before it, which are still at
- * work, so the flags, the fences and the ticket are what keep the chain of hundreds of tiles
+ * work, so the tiles' words and the ticket are what keep the chain of hundreds of tiles
  * right, run after run on the same scratch. Under the race checker, which keeps its
  * bookkeeping per worker, one worker (the plain run has the two). */
 static void lookback_concurrent(void)
@@ -396,13 +396,13 @@ typedef int (*scan_fn)(enum scan_variant, enum scan_mode, struct gpu_buf, struct
                        struct gpu_buf);
 
 /* The float reference and its bound: sums in double, and the depth of lookback_float's adds:
- * 2 SCAN_ITEMS + 11 in the first tiles, 7 more for each tile of the chain after. */
+ * 2 SCAN_LB_ITEMS + 11 in the first tiles, 7 more for each tile of the chain after. */
 static void float_reference_cpu(void)
 {
     static const float x[] = {1.5f, -0.25f, 3.0f};
     static const double incl[] = {1.5, 1.25, 4.25}, excl[] = {0, 1.5, 1.25};
     static const double abs_incl[] = {1.5, 1.75, 4.75}, abs_excl[] = {0, 1.5, 1.75};
-    const size_t tile = (size_t)SCAN_THREADS * SCAN_ITEMS;
+    const size_t tile = (size_t)SCAN_LB_THREADS * SCAN_LB_ITEMS;
     double sum[3], abs_sum[3];
     scan_float_cpu(SCAN_INCLUSIVE, x, sum, abs_sum, 3);
     assert_memory_equal(sum, incl, sizeof incl);
@@ -410,10 +410,10 @@ static void float_reference_cpu(void)
     scan_float_cpu(SCAN_EXCLUSIVE, x, sum, abs_sum, 3);
     assert_memory_equal(sum, excl, sizeof excl);
     assert_memory_equal(abs_sum, abs_excl, sizeof abs_excl);
-    assert_int_equal(scan_float_depth(0), 2 * SCAN_ITEMS + 11);
-    assert_int_equal(scan_float_depth(100 * tile), SCAN_ITEMS + 10 + 700);
-    assert_true(scan_float_bound(0, 1, 1.0) > (2 * SCAN_ITEMS + 11) * 0x1p-24);
-    assert_true(scan_float_bound(0, 1, 1.0) < (2 * SCAN_ITEMS + 12) * 0x1p-24);
+    assert_int_equal(scan_float_depth(0), 2 * SCAN_LB_ITEMS + 11);
+    assert_int_equal(scan_float_depth(100 * tile), SCAN_LB_ITEMS + 10 + 700);
+    assert_true(scan_float_bound(0, 1, 1.0) > (2 * SCAN_LB_ITEMS + 11) * 0x1p-24);
+    assert_true(scan_float_bound(0, 1, 1.0) < (2 * SCAN_LB_ITEMS + 12) * 0x1p-24);
 }
 
 static void scan_args_of(scan_fn scan, enum scan_job job)
@@ -437,10 +437,12 @@ static void scan_args_of(scan_fn scan, enum scan_job job)
         assert_status(scan(v, (enum scan_mode) - 1, in, out, n, scratch), LAB_EINVAL);
         assert_int_equal(scan_scratch_bytes(v, 0), 0);
         if (scan_facts[v].grid) {
-            struct gpu_buf small = {scratch.ptr, scan_scratch_bytes(v, n) - 1};
+            struct gpu_buf small = {scratch.ptr, scan_scratch_bytes(v, n) - 1},
+                           askew = {(char *)scratch.ptr + 2, scratch.bytes - 2};
             assert_true(scan_scratch_bytes(v, n) > 0);
             assert_status(scan(v, m, in, out, n, none), LAB_EINVAL);
             assert_status(scan(v, m, in, out, n, small), LAB_EINVAL);
+            assert_status(scan(v, m, in, out, n, askew), LAB_EINVAL); /* not on its words */
         } else {
             assert_int_equal(scan_scratch_bytes(v, n), 0);
         }
@@ -516,7 +518,8 @@ static void compact_args_rejected(void)
                    scratch = gpu_alloc(scan_scratch_bytes(SCAN_COMPACT, n)),
                    huge = {src.ptr, SIZE_MAX};
     struct gpu_buf small_out = {out.ptr, n * sizeof(unsigned) - 1}, small_count = {count.ptr, 3},
-                   small_scratch = {scratch.ptr, scratch.bytes - 1};
+                   small_scratch = {scratch.ptr, scratch.bytes - 1},
+                   askew_scratch = {(char *)scratch.ptr + 4, scratch.bytes};
     for (int v = 0; v < SCAN_VARIANTS; v++) {
         if (scan_facts[v].job != SCAN_JOB_COMPACT) {
             assert_status(compact(v, src, n, 9, out, count, scratch), LAB_EINVAL);
@@ -531,6 +534,7 @@ static void compact_args_rejected(void)
         assert_status(compact(v, src, n, 9, out, small_count, scratch), LAB_EINVAL);
         assert_status(compact(v, src, n, 9, out, count, none), LAB_EINVAL);
         assert_status(compact(v, src, n, 9, out, count, small_scratch), LAB_EINVAL);
+        assert_status(compact(v, src, n, 9, out, count, askew_scratch), LAB_EINVAL);
         assert_status(compact(v, huge, (size_t)INT_MAX + 1, 9, huge, count, huge), LAB_EINVAL);
     }
     gpu_free(&src);

@@ -86,6 +86,11 @@ DEFINES := -DBACKEND_CUDA
 BACKEND_DEPS :=
 endif
 
+# DEFS="-DNAME=VALUE ...": definitions for every C and CUDA file of the build, such as a lab's
+# tuning knobs (lab11's SCAN_LB_THREADS). make does not rebuild what flags alone change: give
+# each such build a folder of its own (BUILD=build/NAME).
+DEFINES += $(DEFS)
+
 ifeq ($(MAKELEVEL),0)
 $(info backend: $(BACKEND)$(if $(filter cpu,$(BACKEND)), (kernels run on the CPU; BACKEND=cuda on a GPU machine)))
 endif

@@ -17,19 +17,19 @@ static size_t tile_size(enum scan_variant v)
     return (size_t)scan_facts[v].threads * scan_facts[v].items;
 }
 
-/* The tiled variants' scratch, in 4-byte words, after one another: three_phase the tiles'
- * sums, then their exclusive scan (the tiles' offsets); decoupled_lookback, lookback_float and
- * compact the ticket, the tiles' flags, their aggregates, their inclusive prefixes (ints, or
- * floats). */
-static size_t scratch_words(enum scan_variant v, size_t tiles)
+/* The tiled variants' scratch, in bytes: three_phase the tiles' sums, then their exclusive
+ * scan (the tiles' offsets), 4 bytes each; decoupled_lookback, lookback_float and compact
+ * 8-byte words, the first the ticket's (its low 4 bytes), then one per tile (its state and
+ * its sum, an int's or a float's bits). */
+static size_t scratch_size(enum scan_variant v, size_t tiles)
 {
     switch (v) {
     case SCAN_THREE_PHASE:
-        return 2 * tiles;
+        return 2 * tiles * sizeof(int);
     case SCAN_DECOUPLED_LOOKBACK:
     case SCAN_LOOKBACK_FLOAT:
     case SCAN_COMPACT:
-        return 1 + 3 * tiles;
+        return (1 + tiles) * sizeof(unsigned long long);
     default:
         return 0;
     }
@@ -39,7 +39,16 @@ extern "C" size_t scan_scratch_bytes(enum scan_variant v, size_t n)
 {
     if ((unsigned)v >= SCAN_VARIANTS || n == 0 || div_up(n, tile_size(v)) > MAX_TILES)
         return 0;
-    return scratch_words(v, div_up(n, tile_size(v))) * 4;
+    return scratch_size(v, div_up(n, tile_size(v)));
+}
+
+/* The scratch of a variant that needs one: there, big enough for n, and aligned to its words
+ * (the look-back's are read and written 8 bytes at once). */
+static int scratch_fits(enum scan_variant v, struct gpu_buf scratch, size_t n)
+{
+    const size_t align = v == SCAN_THREE_PHASE ? sizeof(int) : sizeof(unsigned long long);
+    return scratch.ptr && scratch.bytes >= scan_scratch_bytes(v, n) &&
+           (uintptr_t)scratch.ptr % align == 0;
 }
 
 static int fits(struct gpu_buf buf, size_t n)
@@ -89,26 +98,24 @@ static int launch_three_phase(const int *in, int *out, size_t n, int exclusive, 
     return LAB_OK;
 }
 
-/* The look-back's scratch: the ticket and the flags zeroed (SCAN_FLAG_NONE) for a launch of
- * `tiles` blocks; the sums need no zeroing, each is read only after its flag is set. */
+/* The look-back's scratch: the ticket and the tiles' words zeroed (SCAN_FLAG_NONE) for a
+ * launch of `tiles` blocks. */
 struct chain {
-    unsigned *ticket, *flags;
-    int *aggregates, *prefixes;
+    unsigned *ticket;
+    unsigned long long *tiles;
 };
 
-static int chain_of(unsigned *scratch, size_t tiles, struct chain *c)
+static int chain_of(void *scratch, size_t tiles, struct chain *c)
 {
-    c->ticket = scratch;
-    c->flags = scratch + 1;
-    c->aggregates = (int *)(c->flags + tiles);
-    c->prefixes = c->aggregates + tiles;
-    CUDA_TRY(cudaMemsetAsync(scratch, 0, (1 + tiles) * sizeof(unsigned)));
+    c->ticket = (unsigned *)scratch;
+    c->tiles = (unsigned long long *)scratch + 1;
+    CUDA_TRY(cudaMemsetAsync(scratch, 0, (1 + tiles) * sizeof(unsigned long long)));
     return LAB_OK;
 }
 
-/* Kernel 6 on ints, or kernel 11 on floats (the sums in the same words of scratch). */
+/* Kernel 6 on ints, or kernel 11 on floats (the same words). */
 static int launch_lookback(enum scan_variant v, const void *in, void *out, size_t n, int exclusive,
-                           unsigned *scratch)
+                           void *scratch)
 {
     const size_t tiles = div_up(n, tile_size(v));
     const unsigned threads = scan_facts[v].threads;
@@ -116,12 +123,11 @@ static int launch_lookback(enum scan_variant v, const void *in, void *out, size_
     if (chain_of(scratch, tiles, &c) != LAB_OK)
         return LAB_ECUDA;
     if (v == SCAN_LOOKBACK_FLOAT)
-        scan_lookback_float<<<(unsigned)tiles, threads>>>(
-            (const float *)in, (float *)out, n, exclusive, c.ticket, c.flags, (float *)c.aggregates,
-            (float *)c.prefixes);
+        scan_lookback_float<<<(unsigned)tiles, threads>>>((const float *)in, (float *)out, n,
+                                                          exclusive, c.ticket, c.tiles);
     else
-        scan_decoupled_lookback<<<(unsigned)tiles, threads>>>(
-            (const int *)in, (int *)out, n, exclusive, c.ticket, c.flags, c.aggregates, c.prefixes);
+        scan_decoupled_lookback<<<(unsigned)tiles, threads>>>((const int *)in, (int *)out, n,
+                                                              exclusive, c.ticket, c.tiles);
     CUDA_TRY_LAUNCH();
     return LAB_OK;
 }
@@ -142,7 +148,7 @@ static int scan_args(enum scan_variant v, enum scan_job job, enum scan_mode mode
         return LAB_OK;
     if (!fits(in, n) || !fits(out, n) || div_up(n, tile_size(v)) > MAX_TILES)
         return LAB_EINVAL;
-    if (scan_facts[v].grid && (!scratch.ptr || scratch.bytes < scan_scratch_bytes(v, n)))
+    if (scan_facts[v].grid && !scratch_fits(v, scratch, n))
         return LAB_EINVAL;
     return LAB_OK;
 }
@@ -153,7 +159,7 @@ extern "C" int scan_float(enum scan_variant v, enum scan_mode mode, struct gpu_b
     int status = scan_args(v, SCAN_JOB_SCAN_FLOAT, mode, in, out, n, scratch);
     if (status != LAB_OK || n == 0)
         return status;
-    return launch_lookback(v, in.ptr, out.ptr, n, mode == SCAN_EXCLUSIVE, (unsigned *)scratch.ptr);
+    return launch_lookback(v, in.ptr, out.ptr, n, mode == SCAN_EXCLUSIVE, scratch.ptr);
 }
 
 extern "C" int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in, struct gpu_buf out,
@@ -168,7 +174,7 @@ extern "C" int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in,
         return launch_three_phase((const int *)in.ptr, (int *)out.ptr, n, exclusive,
                                   (int *)scratch.ptr);
     case SCAN_DECOUPLED_LOOKBACK:
-        return launch_lookback(v, in.ptr, out.ptr, n, exclusive, (unsigned *)scratch.ptr);
+        return launch_lookback(v, in.ptr, out.ptr, n, exclusive, scratch.ptr);
     default:
         return launch_one_block(v, (const int *)in.ptr, (int *)out.ptr, n, exclusive);
     }
@@ -233,14 +239,14 @@ extern "C" int compact(enum scan_variant v, struct gpu_buf src, size_t n, unsign
     struct chain c;
     if (!is_job(v, SCAN_JOB_COMPACT) || n == 0 || n > INT_MAX || !src.ptr || src.bytes < n)
         return LAB_EINVAL;
-    if (!fits(out, n) || !count.ptr || count.bytes < sizeof(unsigned) || !scratch.ptr ||
-        scratch.bytes < scan_scratch_bytes(v, n))
+    if (!fits(out, n) || !count.ptr || count.bytes < sizeof(unsigned) ||
+        !scratch_fits(v, scratch, n))
         return LAB_EINVAL;
-    if (chain_of((unsigned *)scratch.ptr, tiles, &c) != LAB_OK)
+    if (chain_of(scratch.ptr, tiles, &c) != LAB_OK)
         return LAB_ECUDA;
     compact_lookback<<<(unsigned)tiles, scan_facts[SCAN_COMPACT].threads>>>(
         (const unsigned char *)src.ptr, n, thr, (unsigned *)out.ptr, (unsigned *)count.ptr,
-        c.ticket, c.flags, c.aggregates, c.prefixes);
+        c.ticket, c.tiles);
     CUDA_TRY_LAUNCH();
     return LAB_OK;
 }

@@ -32,7 +32,8 @@ void scan_float_cpu(enum scan_mode mode, const float *in, double *sum, double *a
 }
 
 /* The adds a term of out[i] goes through in lookback_float (README: "A float scan's error"),
- * with L = log2(32) = 5, the steps of a warp's scan, and I = SCAN_ITEMS:
+ * with L = log2(32) = 5, the steps of a warp's scan, and I = SCAN_LB_ITEMS (its tiles are
+ * SCAN_LB_THREADS x SCAN_LB_ITEMS):
  *   a term of i's own tile: I - 1 in its thread's sum, L in its warp's scan of the threads'
  *   sums, L in warp 0's scan of the warps' sums, 1 joining the two, then I in the running
  *   sum over the thread's items, and 1 adding the tiles before: 2 I + 2 L + 1;
@@ -41,8 +42,8 @@ void scan_float_cpu(enum scan_mode mode, const float *in, double *sum, double *a
  *   published, 1: at most 7 for each tile stepped over), then 1: I + 2 L + 7 t for tile t. */
 unsigned scan_float_depth(size_t i)
 {
-    const size_t items = SCAN_ITEMS, log_warp = 5;
-    const size_t tile = i / ((size_t)SCAN_THREADS * SCAN_ITEMS);
+    const size_t items = SCAN_LB_ITEMS, log_warp = 5;
+    const size_t tile = i / ((size_t)SCAN_LB_THREADS * SCAN_LB_ITEMS);
     const size_t own = 2 * items + 2 * log_warp + 1, chained = items + 2 * log_warp + 7 * tile;
     const size_t d = own > chained ? own : chained;
     return d < 0xffffffffu ? (unsigned)d : 0xffffffffu;

@@ -147,31 +147,39 @@ __global__ void scan_warp_shuffle(const int *in, int *out, size_t n, int exclusi
 }
 
 /* ------------------------------------------------------------- tiles of many blocks
- * A block per tile of SCAN_THREADS x SCAN_ITEMS elements (scan.h): every SM at work. Each
- * thread scans SCAN_ITEMS consecutive elements in registers (no barrier, SCAN_ITEMS adds), the
- * threads' sums are scanned across the block, and each thread adds the sum of the threads
- * before it: Brent's bound at work, a sequential scan per thread under a parallel one of B
- * values. A warp's part of the tile is WARP x SCAN_ITEMS consecutive elements. */
+ * A block per tile of THREADS x ITEMS elements (scan.h: kernels 5 and 10 SCAN_THREADS x
+ * SCAN_ITEMS, 6 and 11 SCAN_LB_THREADS x SCAN_LB_ITEMS): every SM at work. Each thread scans
+ * ITEMS consecutive elements in registers (no barrier), the threads' sums are scanned across the
+ * block, and each thread adds the sum of the threads before it: Brent's bound at work. A warp's
+ * part of the tile, WARP x ITEMS elements, moves in groups of GROUP = 4: an int4, one 16-byte
+ * load or store where four of 4 bytes would cost four instructions. */
 
-static const unsigned WARP_ITEMS = WARP * SCAN_ITEMS;
+static const unsigned GROUP = 4;
 
 /* The first element of this warp's part of tile `tile`. */
+template <unsigned ITEMS>
 __device__ size_t warp_first(unsigned tile)
 {
-    return ((size_t)tile * blockDim.x + threadIdx.x / WARP * WARP) * SCAN_ITEMS;
+    return ((size_t)tile * blockDim.x + threadIdx.x / WARP * WARP) * ITEMS;
 }
 
-/* Each warp's stage: its part of the tile in shared memory, a word of padding after every 32
- * (kernel 3's idea: word k at k + k / 32). Blocks of SCAN_THREADS threads. */
-__device__ int *warp_stage()
+/* Each warp's stage: its part of the tile in shared memory, in groups of four words, and a
+ * group of padding per eight (staged). Blocks of THREADS threads. */
+template <unsigned THREADS, unsigned ITEMS>
+__device__ int4 *warp_stage()
 {
-    __shared__ int stage[SCAN_THREADS / WARP][WARP_ITEMS + WARP_ITEMS / BANKS];
+    __shared__ int4 stage[THREADS / WARP][WARP * ITEMS / GROUP + WARP * ITEMS / GROUP / 8];
     return stage[threadIdx.x / WARP];
 }
 
-__device__ unsigned staged(unsigned k)
+/* Where group s of a stage lives. A warp's 16-byte access goes in four phases of 8 lanes, each
+ * free of conflicts when its lanes' groups fall in 8 places of a 128-byte row of the banks.
+ * Striped, lanes take consecutive groups: they do; blocked, groups ITEMS / 4 apart: for an odd
+ * ITEMS / 4 too, for an even one after kernel 3's padding, a group every 8 (but 2 ways at 24). */
+template <unsigned ITEMS>
+__device__ unsigned staged(unsigned s)
 {
-    return k + k / BANKS;
+    return ITEMS / GROUP % 2 ? s : s + s / 8;
 }
 
 /* A stage's word holds an int as it is, a float as its bits (kernel 11). */
@@ -192,73 +200,98 @@ __device__ void from_word(int word, float &x)
     x = __int_as_float(word);
 }
 
-/* The warp transpose. A warp's load is fastest striped: its load k has lane l take element
- * k WARP + l of the warp's part, 32 consecutive elements, whole 32-byte sectors. The scan wants
- * the items blocked: lane l's x[k] is element l SCAN_ITEMS + k. So each lane stores its striped
- * items in the warp's stage, a __syncwarp (lanes read what others wrote), and reads back its
- * blocked ones. Blocked, a warp's 32 lanes read words SCAN_ITEMS apart, all in 32 / SCAN_ITEMS
- * banks without the padding (a 16-way conflict for 16 items); with it, in 32. Costs two shared
- * accesses an element, where loading blocked straight from memory makes each load of the warp
- * touch SCAN_ITEMS times the sectors it uses (the L1 cache catches the rest, if it can). */
+/* Four items x[0..3] as the words of an int4, and back. */
 template <typename T>
-__device__ void striped_to_blocked(T x[SCAN_ITEMS])
+__device__ int4 group_of(const T *x)
 {
-    int *stage = warp_stage();
-    const unsigned lane = threadIdx.x % WARP;
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        stage[staged(k * WARP + lane)] = to_word(x[k]);
+    return make_int4(to_word(x[0]), to_word(x[1]), to_word(x[2]), to_word(x[3]));
+}
+template <typename T>
+__device__ void ungroup(int4 q, T *x)
+{
+    from_word(q.x, x[0]);
+    from_word(q.y, x[1]);
+    from_word(q.z, x[2]);
+    from_word(q.w, x[3]);
+}
+
+/* The warp transpose. A warp's load is fastest striped: its load k has lane l take group
+ * k WARP + l of the warp's part, 512 consecutive bytes. The scan wants the items blocked: lane
+ * l's x[k] is element l ITEMS + k. So each lane stores its striped groups in the warp's stage,
+ * a __syncwarp (lanes read what others wrote), and reads back its ITEMS / 4 blocked ones
+ * (to_blocked; for the stores, the other way). Costs two shared accesses a group, where blocked
+ * loads from memory would touch ITEMS / 4 times the sectors they use. */
+template <unsigned THREADS, unsigned ITEMS, typename T>
+__device__ void transpose(T x[ITEMS], bool to_blocked)
+{
+    int4 *stage = warp_stage<THREADS, ITEMS>();
+    const unsigned lane = threadIdx.x % WARP, groups = ITEMS / GROUP;
+    for (unsigned k = 0; k < groups; k++)
+        stage[staged<ITEMS>(to_blocked ? k * WARP + lane : lane * groups + k)] =
+            group_of(x + GROUP * k);
     __syncwarp();
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        from_word(stage[staged(lane * SCAN_ITEMS + k)], x[k]);
+    for (unsigned k = 0; k < groups; k++)
+        ungroup(stage[staged<ITEMS>(to_blocked ? lane * groups + k : k * WARP + lane)],
+                x + GROUP * k);
     __syncwarp(); /* every lane has read: the stage is free again */
 }
 
-/* The other way, for the stores: blocked items in, striped out. */
-template <typename T>
-__device__ void blocked_to_striped(T x[SCAN_ITEMS])
+/* Whether this warp's part, first..first + WARP ITEMS of p, moves in int4s: p 16-byte aligned
+ * and all of it below n (all but the last part, in aligned buffers); else element by element. */
+template <unsigned ITEMS>
+__device__ bool in_groups(const void *p, size_t first, size_t n)
 {
-    int *stage = warp_stage();
-    const unsigned lane = threadIdx.x % WARP;
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        stage[staged(lane * SCAN_ITEMS + k)] = to_word(x[k]);
-    __syncwarp();
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        from_word(stage[staged(k * WARP + lane)], x[k]);
-    __syncwarp();
+    return (uintptr_t)p % sizeof(int4) == 0 && first + WARP * ITEMS <= n;
 }
 
-/* This warp's part of the tile, in[first..first + WARP_ITEMS) (first: warp_first), blocked into
- * x[]: x[k] = in[first + lane SCAN_ITEMS + k], 0 past n. All SCAN_ITEMS loads are issued
- * before the first is needed: that many in flight per thread. */
-template <typename T>
-__device__ void load_items(const T *in, size_t n, size_t first, T x[SCAN_ITEMS])
+/* The element that item k of this lane holds striped, in the warp's part from first on. */
+__device__ size_t striped(size_t first, unsigned k)
 {
-    const unsigned lane = threadIdx.x % WARP;
-    for (unsigned k = 0; k < SCAN_ITEMS; k++) {
-        const size_t i = first + k * WARP + lane;
-        x[k] = i < n ? in[i] : 0;
-    }
-    striped_to_blocked(x);
+    return first + (k / GROUP * WARP + threadIdx.x % WARP) * GROUP + k % GROUP;
 }
 
-/* add + v[k] (blocked as load_items leaves them; left striped) to out[first + lane SCAN_ITEMS
- * + k], below n: striped, so that each store of the warp writes 128 consecutive bytes. */
-template <typename T>
-__device__ void store_items(T *out, size_t n, size_t first, T v[SCAN_ITEMS], T add)
+/* This warp's part of the tile, in[first..first + WARP ITEMS) (first: warp_first), blocked into
+ * x[]: x[k] = in[first + lane ITEMS + k], 0 past n. Loaded striped, a group a lane: all ITEMS / 4
+ * loads are issued before the first is needed, that many 16-byte loads in flight a thread. */
+template <unsigned THREADS, unsigned ITEMS, typename T>
+__device__ void load_items(const T *in, size_t n, size_t first, T x[ITEMS])
 {
     const unsigned lane = threadIdx.x % WARP;
-    blocked_to_striped(v);
-    for (unsigned k = 0; k < SCAN_ITEMS; k++) {
-        const size_t i = first + k * WARP + lane;
-        if (i < n)
-            out[i] = add + v[k];
-    }
+    if (in_groups<ITEMS>(in, first, n))
+        for (unsigned k = 0; k < ITEMS / GROUP; k++)
+            ungroup(((const int4 *)(in + first))[k * WARP + lane], x + GROUP * k);
+    else
+        for (unsigned k = 0; k < ITEMS; k++) {
+            const size_t i = striped(first, k);
+            x[k] = i < n ? in[i] : 0;
+        }
+    transpose<THREADS, ITEMS>(x, true);
 }
 
-/* The scan of a tile whose threads hold SCAN_ITEMS consecutive items each, x[]: v[k] is the
- * scan of item k within the tile; *total: the tile's sum, in every thread. */
-template <typename T>
-__device__ void tile_scan(const T x[SCAN_ITEMS], int exclusive, T v[SCAN_ITEMS], T *total)
+/* add + v[k] (blocked as load_items leaves them; left striped) to out[first + lane ITEMS + k],
+ * below n: striped, so that each store of the warp writes 512 consecutive bytes. */
+template <unsigned THREADS, unsigned ITEMS, typename T>
+__device__ void store_items(T *out, size_t n, size_t first, T v[ITEMS], T add)
+{
+    const unsigned lane = threadIdx.x % WARP;
+    for (unsigned k = 0; k < ITEMS; k++)
+        v[k] = add + v[k];
+    transpose<THREADS, ITEMS>(v, false);
+    if (in_groups<ITEMS>(out, first, n))
+        for (unsigned k = 0; k < ITEMS / GROUP; k++)
+            ((int4 *)(out + first))[k * WARP + lane] = group_of(v + GROUP * k);
+    else
+        for (unsigned k = 0; k < ITEMS; k++) {
+            const size_t i = striped(first, k);
+            if (i < n)
+                out[i] = v[k];
+        }
+}
+
+/* The scan of a tile whose threads hold ITEMS consecutive items each, x[]: v[k] is the scan of
+ * item k within the tile; *total: the tile's sum, in every thread. */
+template <unsigned ITEMS, typename T>
+__device__ void tile_scan(const T x[ITEMS], int exclusive, T v[ITEMS], T *total)
 {
     /* TODO: add up the items into sum; before = block_exclusive_scan(sum, total),
      * the sum of the threads before this one; then for each item k: v[k] = before
@@ -274,11 +307,11 @@ __device__ void tile_scan(const T x[SCAN_ITEMS], int exclusive, T v[SCAN_ITEMS],
 /* Launch 1: the block's tile scanned into out, its sum into tile_sums[blockIdx.x]. */
 __global__ void scan_tiles(const int *in, int *out, size_t n, int exclusive, int *tile_sums)
 {
-    const size_t first = warp_first(blockIdx.x);
+    const size_t first = warp_first<SCAN_ITEMS>(blockIdx.x);
     int x[SCAN_ITEMS], v[SCAN_ITEMS] = {0}, total = 0;
-    load_items(in, n, first, x);
-    /* TODO: tile_scan the items; store_items(out, n, first, v, 0); thread 0 stores
-     * total in tile_sums[blockIdx.x]. */
+    load_items<SCAN_THREADS, SCAN_ITEMS>(in, n, first, x);
+    /* TODO: tile_scan<SCAN_ITEMS> the items; store_items<SCAN_THREADS,
+     * SCAN_ITEMS>(out, n, first, v, 0); thread 0 stores total in tile_sums[blockIdx.x]. */
 }
 
 /* Launch 3: offsets[blockIdx.x] added to the block's tile of out. */
@@ -294,11 +327,12 @@ __global__ void scan_add_offsets(int *out, size_t n, const int *offsets)
  * One pass (Merrill and Garland, 2016). Each tile publishes its own sum (the aggregate) as
  * soon as it has it, then looks back: it adds the aggregates of the tiles before until it
  * meets one that has published its inclusive prefix (the sum of everything up to its end);
- * then it publishes its own prefix. A flag per tile says which value is there.
- * Two orders make it correct on a GPU. Memory: a value must reach the other blocks before
- * its flag does, and be read after the flag: a fence on either side. Scheduling: a block may
- * only wait for blocks that are running or done, so tiles are numbered in the order blocks
- * start (an atomic ticket), not by blockIdx.x, which a GPU may start in any order. */
+ * then it publishes its own prefix. Two orders make it correct on a GPU. Memory: a block that
+ * reads a state (scan.h's SCAN_FLAG_*) must read the sum that came with it: both travel in a
+ * tile's word of 8 bytes, written by one atomic and read by one load (in two words they would
+ * need a fence on either side: the handout). Scheduling: a block may only wait for blocks that
+ * are running or done, so tiles are numbered in the order blocks start (an atomic ticket), not
+ * by blockIdx.x. Blocks are small: while one waits for its look-back, its SM runs the others. */
 
 /* The block's tile, drawn by thread 0 from the ticket (launch.cu zeroes it), for every
  * thread: the blocks that drew the numbers before it have started. */
@@ -309,13 +343,31 @@ __device__ unsigned draw_tile(unsigned *ticket)
     return tile;
 }
 
-/* Lane 0 of a tile's warp 0: value (its aggregate or its inclusive prefix) into *slot, then
- * state (SCAN_FLAG_AGGREGATE or SCAN_FLAG_PREFIX) into *flag. */
+/* A tile's word: the state in the low 32 bits, the sum's bits (to_word) in the high 32. */
 template <typename T>
-__device__ void publish(T *slot, unsigned *flag, T value, unsigned state)
+__device__ unsigned long long tile_word(T sum, unsigned state)
 {
-    /* TODO: store value in *slot; __threadfence(), so that every block sees the
-     * value before it sees the flag; atomicExch(flag, state). */
+    return (unsigned long long)(unsigned)to_word(sum) << 32 | state;
+}
+__device__ unsigned state_of(unsigned long long word)
+{
+    return (unsigned)word;
+}
+template <typename T>
+__device__ T sum_of(unsigned long long word)
+{
+    T x;
+    from_word((int)(word >> 32), x);
+    return x;
+}
+
+/* Lane 0 of a tile's warp 0: value (its aggregate or its inclusive prefix) and state
+ * (SCAN_FLAG_AGGREGATE or SCAN_FLAG_PREFIX) into the tile's word, both at once. */
+template <typename T>
+__device__ void publish(unsigned long long *word, T value, unsigned state)
+{
+    /* TODO: atomicExch(word, tile_word(value, state)): one write of the 8 bytes,
+     * which no block can see by halves. */
 }
 
 /* The lanes up to and including the lowest lane set in `lanes` (all 32 where none is):
@@ -325,34 +377,38 @@ __device__ unsigned through_lowest(unsigned lanes)
     return lanes ? lanes ^ (lanes - 1) : FULL_MASK;
 }
 
-/* Warp 0 of tile `tile` > 0: the sum of the tiles before it, in every lane. One tile at a time,
- * each step of the walk costs a round trip to memory and a fence, and with a quarter of a
- * million tiles in flight the walks are long. So the warp looks at 32 tiles at once: in a
- * window, lane l polls tile window - l (the nearest first) and the warp waits until every
- * tile up to the nearest that has published its prefix has published something; the lanes
- * up to that one each read their tile's value, and a warp sum adds them. Without a prefix in
- * the window, the window's 32 aggregates are added and the window moves 32 tiles back.
- * A flag is read with an atomic that changes nothing (CUDA C's atomics all write): a plain
- * read in a loop may be done once and kept in a register, and the loop never ends; and only
- * a read that takes part in the memory model's synchronisation (an atomic, then a fence)
- * makes the publisher's value visible: each lane reads the value of the flag it polled. The
- * sums are read through volatile pointers, past this SM's L1 cache, which does not see other
- * SMs' writes. Lanes before tile 0 poll nothing (SCAN_FLAG_NONE): tile 0, which publishes its
- * prefix at once, ends the walk before them. */
-template <typename T>
-__device__ T look_back(unsigned *flags, const T *aggregates, const T *prefixes, unsigned tile)
+/* Between two polls of a window that is not ready: a pause of SCAN_LB_SLEEP_NS (scan.h; 0:
+ * none), so that the warps that wait do not crowd the L2 slices of the newest tiles' words. */
+__device__ void backoff()
 {
-    const volatile T *vaggregates = aggregates;
-    const volatile T *vprefixes = prefixes;
+    if (SCAN_LB_SLEEP_NS > 0)
+        __nanosleep(SCAN_LB_SLEEP_NS);
+}
+
+/* Warp 0 of tile `tile` > 0: the sum of the tiles before it, in every lane. A step of the walk
+ * costs a round trip to memory, so the warp looks at 32 tiles at once: in a window, lane l
+ * reads the word of tile window - l (the nearest first) and the warp waits until every tile up
+ * to the nearest that has published its prefix has published something; the lanes up to that
+ * one each take the sum in the word they read, and a warp sum adds them. Without a prefix, the
+ * window's 32 aggregates are added and the window moves 32 tiles back. The words are read
+ * through a volatile pointer: a plain read in a loop may be done once (the loop never ends) or
+ * served by this SM's L1 cache, which other SMs' writes do not update; a volatile one goes to
+ * memory each time, 8 bytes at once. A lane keeps the word it polled: read again, it may have
+ * moved on to the prefix. Lanes before tile 0 read nothing (SCAN_FLAG_NONE): tile 0, which
+ * publishes its prefix at once, ends the walk before them. */
+template <typename T>
+__device__ T look_back(unsigned long long *tiles, unsigned tile)
+{
+    const volatile unsigned long long *vtiles = tiles;
     const int lane = (int)(threadIdx.x % WARP);
     T sum = 0;
     /* TODO: for window = tile - 1, step -32 (ints: the lanes' tiles go below 0): p =
-     * window - lane; repeat state = atomicOr(&flags[p], 0) (SCAN_FLAG_NONE for p < 0), with
-     * __ballot_sync the lanes whose state is SCAN_FLAG_PREFIX and those whose is
-     * SCAN_FLAG_NONE, counted = through_lowest(the prefix lanes), while a counted lane is
-     * NONE. __threadfence(), so that the sums are read after the flags; a counted lane takes
-     * vprefixes[p] or vaggregates[p] by its state (the others 0), and sum += their warp sum
-     * (lane 31 of warp_inclusive_scan, by __shfl_sync). Stop when a lane had a prefix. */
+     * window - lane; repeat word = vtiles[p] (SCAN_FLAG_NONE for p < 0), with __ballot_sync
+     * the lanes whose state_of(word) is SCAN_FLAG_PREFIX and those whose is SCAN_FLAG_NONE,
+     * counted = through_lowest(the prefix lanes), while a counted lane is NONE (backoff()
+     * before the next poll). A counted lane takes sum_of<T>(word) (the others 0), and sum +=
+     * their warp sum (lane 31 of warp_inclusive_scan, by __shfl_sync). Stop when a lane had a
+     * prefix. */
     return sum;
 }
 
@@ -360,35 +416,37 @@ __device__ T look_back(unsigned *flags, const T *aggregates, const T *prefixes, 
  * the tiles before it, in every lane, having published its own inclusive prefix for the tiles
  * after (lane 0 publishes). */
 template <typename T>
-__device__ T chain(unsigned tile, T total, unsigned *flags, T *aggregates, T *prefixes)
+__device__ T chain(unsigned tile, T total, unsigned long long *tiles)
 {
     const unsigned lane = threadIdx.x % WARP;
     T before = 0;
-    /* TODO: a tile above 0: lane 0 publishes total as its aggregate, and the warp
-     * looks back into before; then lane 0 of every tile publishes before + total as its
-     * prefix. */
+    /* TODO: a tile above 0: lane 0 publishes total as its aggregate in tiles[tile],
+     * and the warp looks back into before; then lane 0 of every tile publishes before + total
+     * as its prefix. */
     return before;
 }
 
-/* The single pass over tiles of T (int: kernel 6; float: kernel 11). */
+/* The single pass over tiles of SCAN_LB_THREADS x SCAN_LB_ITEMS T (int: kernel 6; float:
+ * kernel 11). */
 template <typename T>
 __device__ void lookback_tiles(const T *in, T *out, size_t n, int exclusive, unsigned *ticket,
-                               unsigned *flags, T *aggregates, T *prefixes)
+                               unsigned long long *tiles)
 {
     __shared__ T before_tile;
-    /* TODO: tile = draw_tile(ticket); first = warp_first(tile); load_items and
-     * tile_scan; warp 0: chain(tile, total, ...), which its lane 0 stores in before_tile; a
-     * barrier; store_items(out, n, first, v, before_tile). */
+    /* TODO: tile = draw_tile(ticket); first = warp_first<SCAN_LB_ITEMS>(tile);
+     * load_items<SCAN_LB_THREADS, SCAN_LB_ITEMS> and tile_scan<SCAN_LB_ITEMS>; warp 0:
+     * chain(tile, total, tiles), which its lane 0 stores in before_tile; a barrier;
+     * store_items<SCAN_LB_THREADS, SCAN_LB_ITEMS>(out, n, first, v, before_tile). */
 }
 
 /* 6. Single pass: read n, write n, and every SM at work. Costs: the chain through the tiles'
- * flags (a window of 32 tiles a step), scratch of three words a tile, and each block's wait
- * for its warp 0's look-back (other blocks on the SM use the time). */
-__global__ void scan_decoupled_lookback(const int *in, int *out, size_t n, int exclusive,
-                                        unsigned *ticket, unsigned *flags, int *aggregates,
-                                        int *prefixes)
+ * words (a window of 32 tiles a step), 8 bytes of scratch a tile, and each block's wait for its
+ * look-back. __launch_bounds__: 1024 threads an SM (64 registers a thread), 8 blocks of 128. */
+__global__ void __launch_bounds__(SCAN_LB_THREADS, 1024 / SCAN_LB_THREADS)
+    scan_decoupled_lookback(const int *in, int *out, size_t n, int exclusive, unsigned *ticket,
+                            unsigned long long *tiles)
 {
-    lookback_tiles(in, out, n, exclusive, ticket, flags, aggregates, prefixes);
+    lookback_tiles(in, out, n, exclusive, ticket, tiles);
 }
 
 /* ------------------------------------------------------------- 7-9. the streaming threshold
@@ -449,94 +507,94 @@ __global__ void threshold_simd(const unsigned char *__restrict__ src,
  * The indices of the pixels at or above thr, in order, in one pass: a 1 for each kept pixel
  * (the predicate), the exclusive scan of those (each kept pixel's place among the kept:
  * kernel 6's tile scan and chain) and a store of its index at its place (the scatter); the
- * last tile's prefix is the count. Reads n bytes, writes 4 bytes per pixel kept.
- * An item is SCAN_PIXELS = 4 pixels, a uchar4: a byte is a quarter of an int, so a tile of
- * kernel 6's items holds four times the pixels, and the chain has a quarter of the tiles. An
- * item's predicate is a mask, bit b for its pixel b; what the tile scans is its count of
- * kept pixels, __popc(mask). */
+ * last tile's prefix is the count. Reads n bytes, writes 4 bytes per pixel kept. An item is
+ * SCAN_PIXELS = 4 pixels, a 32-bit word, so a tile of SCAN_THREADS x SCAN_ITEMS items holds 4
+ * times the pixels. An item's predicate is a mask, bit b for its pixel b; what the tile scans
+ * is its count of kept pixels, __popc(mask). */
 
-/* The mask of pixels i..i + 3, whose bytes are p: bit b set where i + b < n and byte b of p
- * is at or above thr. */
-__device__ int keep_mask(uchar4 p, size_t i, size_t n, unsigned char thr)
+/* The mask of the four pixels of word, byte b pixel b: bit b set where byte b is at or above
+ * thr. */
+__device__ int keep_mask(unsigned word, unsigned char thr)
 {
-    return (i < n && p.x >= thr) | (i + 1 < n && p.y >= thr) << 1 | (i + 2 < n && p.z >= thr) << 2 |
-           (i + 3 < n && p.w >= thr) << 3;
+    int mask = 0;
+    for (unsigned b = 0; b < SCAN_PIXELS; b++)
+        mask |= ((word >> 8 * b & 0xffu) >= thr) << b;
+    return mask;
 }
 
-__device__ unsigned char byte_at(const unsigned char *src, size_t n, size_t i)
-{
-    return i < n ? src[i] : 0;
-}
-
-/* The masks of this warp's part of the tile, SCAN_PIXELS x WARP_ITEMS pixels from first on,
- * blocked into keep[]: keep[k] covers pixels first + SCAN_PIXELS (lane SCAN_ITEMS + k) on.
- * Loaded striped, an item a lane in each load: one uchar4 load (each load of the warp 128
- * consecutive bytes) where src is 4-byte aligned and the warp's part lies below n, else four
- * byte loads, which the L1 cache serves from the same sectors. */
+/* The masks of this warp's part of the tile, SCAN_PIXELS x WARP x SCAN_ITEMS pixels from first
+ * on, blocked into keep[]: keep[k] covers pixels first + SCAN_PIXELS (lane SCAN_ITEMS + k) on.
+ * Loaded striped as kernel 5's items, a group of four items (16 pixels, a uint4) a lane in each
+ * load where in_groups allows, else byte by byte, the bits of pixels past n cleared. */
 __device__ void load_masks(const unsigned char *src, size_t n, unsigned char thr, size_t first,
                            int keep[SCAN_ITEMS])
 {
     const unsigned lane = threadIdx.x % WARP;
-    if ((uintptr_t)src % 4 == 0 && first + SCAN_PIXELS * WARP_ITEMS <= n)
-        for (unsigned k = 0; k < SCAN_ITEMS; k++) {
-            const size_t i = first + SCAN_PIXELS * (k * WARP + lane);
-            keep[k] = keep_mask(*(const uchar4 *)(src + i), i, n, thr);
+    if (in_groups<SCAN_PIXELS * SCAN_ITEMS>(src, first, n))
+        for (unsigned k = 0; k < SCAN_ITEMS / GROUP; k++) {
+            const uint4 q = ((const uint4 *)(src + first))[k * WARP + lane];
+            keep[GROUP * k] = keep_mask(q.x, thr);
+            keep[GROUP * k + 1] = keep_mask(q.y, thr);
+            keep[GROUP * k + 2] = keep_mask(q.z, thr);
+            keep[GROUP * k + 3] = keep_mask(q.w, thr);
         }
     else
         for (unsigned k = 0; k < SCAN_ITEMS; k++) {
-            const size_t i = first + SCAN_PIXELS * (k * WARP + lane);
-            const uchar4 p = make_uchar4(byte_at(src, n, i), byte_at(src, n, i + 1),
-                                         byte_at(src, n, i + 2), byte_at(src, n, i + 3));
-            keep[k] = keep_mask(p, i, n, thr);
+            const size_t i = first + SCAN_PIXELS * striped(0, k);
+            unsigned word = 0, below = 0;
+            for (unsigned b = 0; b < SCAN_PIXELS; b++) {
+                word |= (i + b < n ? src[i + b] : 0u) << 8 * b;
+                below |= (i + b < n) << b;
+            }
+            keep[k] = keep_mask(word, thr) & (int)below;
         }
-    striped_to_blocked(keep);
+    transpose<SCAN_THREADS, SCAN_ITEMS>(keep, true);
 }
 
 /* The scatter: the indices of this warp's kept pixels (blocked masks keep[], the items'
  * places in the tile's output place[], first as for load_masks) to out[place...]. The warp's
  * places are consecutive, from lane 0's first to lane 31's last: the warp gathers its indices
- * in its stage and stores them from there, a lane a word, so that each store of the warp
- * writes consecutive words, where stored from the items each lane's would lie 32 places
- * from its neighbour's, a sector a word. A stage holds WARP_ITEMS words and a warp may keep
- * SCAN_PIXELS times that: rounds of WARP_ITEMS places, each lane staging the indices whose
- * places fall in the round. */
+ * in its stage (a word of padding every 32) and stores them from there, a lane a word, so that
+ * each store of the warp writes consecutive words, where stored from the items each lane's
+ * would lie 32 places from its neighbour's. A stage holds WARP x SCAN_ITEMS words and a warp
+ * may keep SCAN_PIXELS times that: rounds, each lane staging the indices placed in the round. */
 __device__ void scatter_kept(unsigned *out, size_t first, const int keep[SCAN_ITEMS],
                              const int place[SCAN_ITEMS])
 {
-    int *stage = warp_stage();
+    int *stage = (int *)warp_stage<SCAN_THREADS, SCAN_ITEMS>();
     const unsigned lane = threadIdx.x % WARP;
-    const int last = place[SCAN_ITEMS - 1] + __popc(keep[SCAN_ITEMS - 1]);
+    const int last = place[SCAN_ITEMS - 1] + __popc(keep[SCAN_ITEMS - 1]), per = WARP * SCAN_ITEMS;
     const int from = __shfl_sync(FULL_MASK, place[0], 0),
               to = __shfl_sync(FULL_MASK, last, WARP - 1);
-    for (int round = from; round < to; round += (int)WARP_ITEMS) {
-        const int end = to < round + (int)WARP_ITEMS ? to : round + (int)WARP_ITEMS;
+    for (int round = from; round < to; round += per) {
+        const int end = to < round + per ? to : round + per;
         for (unsigned k = 0; k < SCAN_ITEMS; k++) {
             const size_t pixel = first + SCAN_PIXELS * (lane * SCAN_ITEMS + k);
             int q = place[k]; /* the place of the item's next kept pixel */
             for (unsigned m = keep[k]; m && q < end; m &= m - 1, q++)
                 if (q >= round)
-                    stage[staged(q - round)] = (int)(pixel + __ffs(m) - 1);
+                    stage[q - round + (q - round) / BANKS] = (int)(pixel + __ffs(m) - 1);
         }
         __syncwarp();
         for (int j = round + (int)lane; j < end; j += (int)WARP)
-            out[j] = (unsigned)stage[staged(j - round)];
+            out[j] = (unsigned)stage[j - round + (j - round) / BANKS];
         __syncwarp();
     }
 }
 
 /* 10. The compaction: kernel 6's chain between a predicate and a scatter. Costs: the
- * scatter's rounds, and 4 bytes written per kept pixel. */
-__global__ void compact_lookback(const unsigned char *src, size_t n, unsigned char thr,
-                                 unsigned *out, unsigned *count, unsigned *ticket, unsigned *flags,
-                                 int *aggregates, int *prefixes)
+ * scatter's rounds, and 4 bytes written per kept pixel. Half an SM's threads, as kernel 6. */
+__global__ void __launch_bounds__(SCAN_THREADS, 1024 / SCAN_THREADS)
+    compact_lookback(const unsigned char *src, size_t n, unsigned char thr, unsigned *out,
+                     unsigned *count, unsigned *ticket, unsigned long long *tiles)
 {
     __shared__ int before_tile;
     /* TODO: tile = draw_tile(ticket) as in kernel 6, first = SCAN_PIXELS
-     * warp_first(tile) (in pixels); load_masks into keep[]; each item's count = __popc of
-     * its mask; tile_scan(count, 1, place, &total), exclusive: each item's first place; warp
-     * 0: chain(...), which its lane 0 stores in before_tile, and in the last tile (gridDim.x -
-     * 1) before + total in *count; a barrier; scatter_kept(out + before_tile, first, keep,
-     * place). */
+     * warp_first<SCAN_ITEMS>(tile) (in pixels); load_masks into keep[]; each item's count =
+     * __popc of its mask; tile_scan<SCAN_ITEMS>(count, 1, place, &total), exclusive: each
+     * item's first place; warp 0: chain(tile, total, tiles), which its lane 0 stores in
+     * before_tile, and in the last tile (gridDim.x - 1) before + total in *count; a barrier;
+     * scatter_kept(out + before_tile, first, keep, place). */
 }
 
 /* ------------------------------------------------------------- 11. floats
@@ -545,13 +603,12 @@ __global__ void compact_lookback(const unsigned char *src, size_t n, unsigned ch
  * the answer, and no test can ask for the CPU's bits. What holds is a bound: every term of
  * out[i] goes through at most d adds on its way there (the depth of the tree of adds), and
  * |out[i] - the exact sum| <= gamma_d (|x_0| + ... + |x_i|), gamma_d = d u / (1 - d u), u =
- * 2^-24. The handout counts d for this order: 2 SCAN_ITEMS + 11 inside a tile (the items, the
- * warp, the warps, the items again), then at most 7 more for each tile of the chain before
- * (reference.c: scan_float_depth). Which prefix a tile finds in its look-back depends on the
- * schedule, so the bits of out may change from run to run, inside the bound. */
-__global__ void scan_lookback_float(const float *in, float *out, size_t n, int exclusive,
-                                    unsigned *ticket, unsigned *flags, float *aggregates,
-                                    float *prefixes)
+ * 2^-24. The handout counts d for this order: 2 SCAN_LB_ITEMS + 11 inside a tile, then at most
+ * 7 more for each tile of the chain before (reference.c: scan_float_depth). Which prefix a tile
+ * finds depends on the schedule, so the bits of out may change from run to run, in the bound. */
+__global__ void __launch_bounds__(SCAN_LB_THREADS, 1024 / SCAN_LB_THREADS)
+    scan_lookback_float(const float *in, float *out, size_t n, int exclusive, unsigned *ticket,
+                        unsigned long long *tiles)
 {
-    lookback_tiles(in, out, n, exclusive, ticket, flags, aggregates, prefixes);
+    lookback_tiles(in, out, n, exclusive, ticket, tiles);
 }

@@ -37,8 +37,8 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT, SCAN_JOB_SC
       (SCAN_JOB_SCAN, SCAN_THREADS, SCAN_ITEMS, 1),                                     \
       "5: a block per tile: tile sums, their scan, added back: 3 launches, 4n ints")    \
     X(SCAN_DECOUPLED_LOOKBACK, "decoupled_lookback",                                    \
-      (SCAN_JOB_SCAN, SCAN_THREADS, SCAN_ITEMS, 1),                                     \
-      "6: one pass: tiles publish sums behind flags, a warp looks back: 2n ints")       \
+      (SCAN_JOB_SCAN, SCAN_LB_THREADS, SCAN_LB_ITEMS, 1),                               \
+      "6: one pass, small tiles: each publishes state and sum in one word: 2n ints")    \
     X(SCAN_THRESHOLD_PIXEL, "threshold_pixel",       (SCAN_JOB_THRESHOLD,  32, 1, 1), \
       "7: max(pixel, t), a pixel a thread in blocks of 32 x rows")                      \
     X(SCAN_THRESHOLD_WARP_ROW, "threshold_warp_row", (SCAN_JOB_THRESHOLD, 128, 1, 1), \
@@ -49,26 +49,43 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT, SCAN_JOB_SC
       (SCAN_JOB_COMPACT, SCAN_THREADS, SCAN_PIXELS * SCAN_ITEMS, 1),                    \
       "10: the bright pixels' indices, in order: predicate, scan and scatter in one pass") \
     X(SCAN_LOOKBACK_FLOAT, "lookback_float",                                            \
-      (SCAN_JOB_SCAN_FLOAT, SCAN_THREADS, SCAN_ITEMS, 1),                               \
+      (SCAN_JOB_SCAN_FLOAT, SCAN_LB_THREADS, SCAN_LB_ITEMS, 1),                         \
       "11: kernel 6 on floats: rounded adds, within the bound of their order")
 // clang-format on
 
-/* The tiled kernels (5, 6, 10 and 11): blocks of SCAN_THREADS threads, each thread scanning
- * SCAN_ITEMS consecutive elements one after another (a register array), a tile of
- * SCAN_THREADS x SCAN_ITEMS elements. A bigger tile means fewer tiles to chain and more loads
- * in flight per thread, and costs registers and shared memory (each warp stages its part of
- * the tile there: 4 x SCAN_THREADS x SCAN_ITEMS bytes and a word per 32, at most 48 KiB).
- * To try others, build with -DSCAN_TILE_THREADS=... -DSCAN_TILE_ITEMS=... (a multiple of
- * 32 up to 1024, and 1 or more). */
+/* The tiles of the tiled kernels: a block of THREADS threads, each scanning ITEMS consecutive
+ * elements one after another (a register array), a tile of THREADS x ITEMS elements. Kernels 5
+ * and 10 take SCAN_THREADS x SCAN_ITEMS; kernels 6 and 11, the single pass, SCAN_LB_THREADS x
+ * SCAN_LB_ITEMS: small blocks, so that an SM holds many and those whose look-back waits leave
+ * it to the others. A bigger tile means fewer tiles to chain and more loads in flight per
+ * thread, and costs registers and shared memory (each warp stages its part of the tile there:
+ * 4 x THREADS x ITEMS bytes and a sixteen-byte group per eight, at most 48 KiB). Elements move
+ * in groups of four (an int4), so ITEMS is a multiple of 4. To try others, build with
+ * DEFS="-DSCAN_LB_THREADS=... -DSCAN_LB_ITEMS=..." (or SCAN_TILE_THREADS, SCAN_TILE_ITEMS for
+ * kernels 5 and 10): THREADS a multiple of 32 up to 1024. SCAN_LB_SLEEP_NS: how long a
+ * look-back that found a tile not yet published waits before it polls again (__nanosleep; 0:
+ * at once). */
 #ifndef SCAN_TILE_THREADS
 #define SCAN_TILE_THREADS 512
 #endif
 #ifndef SCAN_TILE_ITEMS
 #define SCAN_TILE_ITEMS 16
 #endif
-#if SCAN_TILE_THREADS % 32 != 0 || SCAN_TILE_THREADS < 32 || SCAN_TILE_THREADS > 1024 || \
-    SCAN_TILE_ITEMS < 1 || SCAN_TILE_THREADS * SCAN_TILE_ITEMS * 33 / 32 * 4 > 48 * 1024
-#error "SCAN_TILE_THREADS: 32, 64, ... 1024; SCAN_TILE_ITEMS: 1 or more; a tile in 48 KiB"
+#ifndef SCAN_LB_THREADS
+#define SCAN_LB_THREADS 128
+#endif
+#ifndef SCAN_LB_ITEMS
+#define SCAN_LB_ITEMS 24
+#endif
+#ifndef SCAN_LB_SLEEP_NS
+#define SCAN_LB_SLEEP_NS 0
+#endif
+#define SCAN_TILE_OK(threads, items)                                                    \
+    ((threads) % 32 == 0 && (threads) >= 32 && (threads) <= 1024 && (items) % 4 == 0 && \
+     (items) >= 4 && 9 * (threads) * (items) / 2 <= 48 * 1024)
+#if !SCAN_TILE_OK(SCAN_TILE_THREADS, SCAN_TILE_ITEMS) || \
+    !SCAN_TILE_OK(SCAN_LB_THREADS, SCAN_LB_ITEMS)
+#error "tile threads: 32, 64, ... 1024; items: 4, 8, 12, ...; a tile's stage in 48 KiB"
 #endif
 /* compact's items are SCAN_PIXELS pixels each (a uchar4): its threads take SCAN_PIXELS x
  * SCAN_ITEMS consecutive pixels. */
@@ -87,21 +104,23 @@ enum scan_mode {
     SCAN_EXCLUSIVE  /* out[i] = in[0] + ... + in[i - 1]; out[0] = 0 */
 };
 
-/* The look-back's flags (scan_decoupled_lookback): a tile's word in `flags` says which of its
- * sums is published; launch.cu zeroes them (SCAN_FLAG_NONE) before each launch. */
+/* The look-back's states (scan_decoupled_lookback): each tile has a 64-bit word, its state in
+ * the low 32 bits and the bits of the sum that the state announces in the high 32, written
+ * and read whole; launch.cu zeroes the words (SCAN_FLAG_NONE) before each launch. */
 enum { SCAN_FLAG_NONE = 0, SCAN_FLAG_AGGREGATE = 1, SCAN_FLAG_PREFIX = 2 };
 
 /* Bytes of device scratch that scan, scan_float or compact needs for n elements with variant
- * v (the tile sums of three_phase; the ticket, flags and sums of decoupled_lookback,
- * lookback_float and compact); 0 for the one-block variants, the thresholds, n == 0 or a bad
- * variant. */
+ * v (the tile sums of three_phase; the ticket and the tiles' words of decoupled_lookback,
+ * lookback_float and compact, 8-byte aligned); 0 for the one-block variants, the thresholds,
+ * n == 0 or a bad variant. */
 size_t scan_scratch_bytes(enum scan_variant v, size_t n);
 
 /* out[0..n) = the scan of in[0..n) (mode: inclusive or exclusive), int32 adds as the GPU does
  * them (the tests keep every prefix inside the int range: a signed overflow is undefined
  * in C++, and UBSan stops it on the CPU backend). out must not overlap in. n == 0 does
  * nothing. Returns LAB_OK, LAB_EINVAL (bad variant or mode, a NULL buffer or n beyond it, a
- * NULL or too small scratch where v needs one, more than 2^31 - 1 tiles) or LAB_ECUDA.
+ * NULL or too small scratch where v needs one, or one not aligned to its words (4 bytes for
+ * three_phase, 8 for the look-backs), more than 2^31 - 1 tiles) or LAB_ECUDA.
  * Asynchronous, like a kernel launch. */
 int scan(enum scan_variant v, enum scan_mode mode, struct gpu_buf in, struct gpu_buf out, size_t n,
          struct gpu_buf scratch);
@@ -131,7 +150,8 @@ int threshold(enum scan_variant v, struct gpu_buf src, struct gpu_buf dst, size_
 /* The indices i < n with src[i] >= thr, in increasing order, into out[0..count) (unsigned),
  * and count into count (one unsigned on the device); out[count..n) is left alone. Returns
  * LAB_OK, LAB_EINVAL (a variant of another job, n == 0 or n > INT_MAX, NULL or too small
- * buffers or scratch: scan_scratch_bytes) or LAB_ECUDA. Asynchronous. */
+ * buffers or scratch: scan_scratch_bytes, scratch not 8-byte aligned) or LAB_ECUDA.
+ * Asynchronous. */
 int compact(enum scan_variant v, struct gpu_buf src, size_t n, unsigned char thr,
             struct gpu_buf out, struct gpu_buf count, struct gpu_buf scratch);
 
@@ -170,14 +190,12 @@ __global__ void scan_warp_shuffle(const int *in, int *out, size_t n, int exclusi
  * scan_warp_shuffle in one block; each tile's offset added back. */
 __global__ void scan_tiles(const int *in, int *out, size_t n, int exclusive, int *tile_sums);
 __global__ void scan_add_offsets(int *out, size_t n, const int *offsets);
-/* decoupled_lookback: ticket, flags and the two sums of each tile, zeroed by launch.cu;
- * lookback_float: the same on floats, its sums in the same scratch. */
+/* decoupled_lookback: the ticket and a word per tile (state and sum), zeroed by launch.cu;
+ * lookback_float: the same on floats, a float's bits in its word. */
 __global__ void scan_decoupled_lookback(const int *in, int *out, size_t n, int exclusive,
-                                        unsigned *ticket, unsigned *flags, int *aggregates,
-                                        int *prefixes);
+                                        unsigned *ticket, unsigned long long *tiles);
 __global__ void scan_lookback_float(const float *in, float *out, size_t n, int exclusive,
-                                    unsigned *ticket, unsigned *flags, float *aggregates,
-                                    float *prefixes);
+                                    unsigned *ticket, unsigned long long *tiles);
 /* The thresholds: rows of width pixels, pitch bytes apart. */
 __global__ void threshold_pixel(const unsigned char *src, unsigned char *dst, size_t width,
                                 size_t height, size_t pitch, unsigned char thr);
@@ -187,8 +205,8 @@ __global__ void threshold_simd(const unsigned char *src, unsigned char *dst, siz
                                size_t height, size_t pitch, unsigned char thr);
 /* compact: the look-back's scratch, as decoupled_lookback's. */
 __global__ void compact_lookback(const unsigned char *src, size_t n, unsigned char thr,
-                                 unsigned *out, unsigned *count, unsigned *ticket, unsigned *flags,
-                                 int *aggregates, int *prefixes);
+                                 unsigned *out, unsigned *count, unsigned *ticket,
+                                 unsigned long long *tiles);
 
 #ifdef CUDA_CPU_BACKEND
 /* The CPU backend has no SIMD-in-word intrinsics (yet): CUDA's __vmaxu4, byte by byte. */

@@ -1,5 +1,5 @@
 """lab11 scan: barriers between the sweeps, double buffering, shared buffers reused, the
-exclusive shift, tails, the warp transpose's syncs, the look-back's fences, atomics, window
+exclusive shift, tails, the warp transpose's syncs, the look-back's one-word publish, window
 and ticket; the threshold's strides, grid and uint4s; compaction's places, scatter and count;
 the float scan's tail and the type it adds in, and an order of adds of its own."""
 from catalogue import right, wrong
@@ -69,25 +69,19 @@ WRONG = {
     "tile_sum_of_thread_0": wrong([("        tile_sums[blockIdx.x] = total;",
                                     "        tile_sums[blockIdx.x] = v[SCAN_ITEMS - 1];")],
                                   ["three_phase"]),
-    # the writer's fence left out: a flag may reach another block before the sum it announces
-    # (right here; the race checker sees the sum read with nothing ordering it after the write)
-    "lookback_no_writer_fence": wrong([("    *slot = value;\n    __threadfence();\n",
-                                        "    *slot = value;\n")],
-                                      LOOKBACK, race=True, line="    *slot = value;"),
-    # the reader's fence left out: the sums may be read before the flags that announce them
-    "lookback_no_reader_fence": wrong([
-        ("        } while (__ballot_sync(FULL_MASK, state == SCAN_FLAG_NONE) & counted);\n"
-         "        __threadfence();\n",
-         "        } while (__ballot_sync(FULL_MASK, state == SCAN_FLAG_NONE) & counted);\n")],
-        LOOKBACK, race=True, line="value = state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];"),
-    # flags and sums read with plain loads: the loop may read a flag once and spin on a
-    # register, and a plain read synchronises with nothing, so the fence orders no sum after it
-    "lookback_plain_reads": wrong([
-        ("            state = p >= 0 ? atomicOr(&flags[p], 0u) : (unsigned)SCAN_FLAG_NONE;",
-         "            state = p >= 0 ? flags[p] : (unsigned)SCAN_FLAG_NONE;"),
-        ("            value = state == SCAN_FLAG_PREFIX ? vprefixes[p] : vaggregates[p];",
-         "            value = state == SCAN_FLAG_PREFIX ? prefixes[p] : aggregates[p];")],
-        LOOKBACK, race=True, line="value = state == SCAN_FLAG_PREFIX ? prefixes[p] : aggregates[p];"),
+    # the state and the sum published as two writes, the sum stored first and the state by an
+    # atomic after it, as with two words without a fence: a block may see the new state and
+    # the old sum (right here; the race checker sees the sum's store with nothing ordering
+    # it before the other block's read of the word)
+    "lookback_publish_in_two_writes": wrong([
+        ("    atomicExch(word, tile_word(value, state));",
+         "    ((int *)word)[1] = to_word(value);\n    atomicExch((unsigned *)word, state);")],
+        LOOKBACK, race=True, line="    ((int *)word)[1] = to_word(value);"),
+    # the word published by a plain store: a race with the blocks that read it, which the
+    # compiler may delay, split or drop (the aggregate's store, overwritten by the prefix's)
+    "lookback_publish_plain_store": wrong([
+        ("    atomicExch(word, tile_word(value, state));", "    *word = tile_word(value, state);")],
+        LOOKBACK, race=True, line="    *word = tile_word(value, state);"),
     # the window's lanes past the nearest prefix add their sums too: the tiles before that
     # prefix, already in it, are counted twice
     "lookback_past_nearest_prefix": wrong([("        if (counted >> lane & 1)\n",
@@ -119,20 +113,23 @@ WRONG = {
                                ["threshold_simd"]),
     # the warp transpose without its __syncwarp: a lane reads its blocked items before the
     # lanes that load them have stored them
-    "stage_no_syncwarp": wrong([("        stage[staged(k * WARP + lane)] = to_word(x[k]);\n    __syncwarp();\n",
-                                 "        stage[staged(k * WARP + lane)] = to_word(x[k]);\n")], TILED),
+    "stage_no_syncwarp": wrong([("            group_of(x + GROUP * k);\n    __syncwarp();\n",
+                                 "            group_of(x + GROUP * k);\n")], TILED),
     # the scatter's __syncwarp left out: lanes store indices the others have not staged yet
     "compact_scatter_no_syncwarp": wrong([
-        ("                    stage[staged(q - round)] = (int)(pixel + __ffs(m) - 1);\n        }\n"
-         "        __syncwarp();\n",
-         "                    stage[staged(q - round)] = (int)(pixel + __ffs(m) - 1);\n        }\n")],
+        ("                    stage[q - round + (q - round) / BANKS] = (int)(pixel + __ffs(m) - 1);\n"
+         "        }\n        __syncwarp();\n",
+         "                    stage[q - round + (q - round) / BANKS] = (int)(pixel + __ffs(m) - 1);\n"
+         "        }\n")],
         ["compact"]),
     # the kept pixels' places from an inclusive scan: every index one slot too far
-    "compact_inclusive_places": wrong([("    tile_scan(kept, 1, place, &total);",
-                                        "    tile_scan(kept, 0, place, &total);")], ["compact"]),
+    "compact_inclusive_places": wrong([("    tile_scan<SCAN_ITEMS>(kept, 1, place, &total);",
+                                        "    tile_scan<SCAN_ITEMS>(kept, 0, place, &total);")],
+                                      ["compact"]),
     # the masks scanned instead of their counts: a mask of pixels 0 and 2 counts 5
-    "compact_scan_of_masks": wrong([("    tile_scan(kept, 1, place, &total);",
-                                     "    tile_scan(keep, 1, place, &total);")], ["compact"]),
+    "compact_scan_of_masks": wrong([("    tile_scan<SCAN_ITEMS>(kept, 1, place, &total);",
+                                     "    tile_scan<SCAN_ITEMS>(keep, 1, place, &total);")],
+                                   ["compact"]),
     # the count written by the block with the last index, not by the last tile in the chain
     "compact_count_by_block_index": wrong([("            if (tile == gridDim.x - 1)",
                                             "            if (blockIdx.x == gridDim.x - 1)")],
@@ -140,7 +137,7 @@ WRONG = {
     # a warp's part of the tile loaded only when it is whole, as if n were a multiple of it:
     # the tail's floats read as 0, every output written and the last ones short of their terms
     "float_tail_dropped": wrong([("        x[k] = i < n ? in[i] : 0;",
-                                  "        x[k] = first + WARP_ITEMS <= n ? in[i] : 0;")],
+                                  "        x[k] = first + WARP * ITEMS <= n ? in[i] : 0;")],
                                 ["lookback_float"]),
     # the look-back's sum kept in an int, as kernel 6 had it: each window's floats truncated
     # (kernel 6 itself still right)
@@ -153,8 +150,8 @@ RIGHT = {
     # a thread's items added last to first: another order of adds, of the same depth, so
     # within the same bound
     "float_items_reversed": right([
-        ("    T sum = 0;\n    for (unsigned k = 0; k < SCAN_ITEMS; k++)\n        sum += x[k];\n",
-         "    T sum = 0;\n    for (unsigned k = SCAN_ITEMS; k-- > 0;)\n        sum += x[k];\n")],
+        ("    T sum = 0;\n    for (unsigned k = 0; k < ITEMS; k++)\n        sum += x[k];\n",
+         "    T sum = 0;\n    for (unsigned k = ITEMS; k-- > 0;)\n        sum += x[k];\n")],
         ["lookback_float"]),
     # the exclusive scan as the inclusive less the element itself, with no shifted load
     "exclusive_by_subtraction": right([
@@ -162,10 +159,11 @@ RIGHT = {
          "        const int x = i < n ? in[i] : 0;\n        src[t] = x;\n"),
         ("            out[i] = carry + src[t];", "            out[i] = carry + src[t] - (exclusive ? x : 0);")],
         ["hillis_steele"]),
-    # the flag polled with atomicAdd of 0 instead of atomicOr of 0
-    "lookback_poll_by_add": right([
-        ("            state = p >= 0 ? atomicOr(&flags[p], 0u) : (unsigned)SCAN_FLAG_NONE;",
-         "            state = p >= 0 ? atomicAdd(&flags[p], 0u) : (unsigned)SCAN_FLAG_NONE;")],
+    # the words polled with an atomic that changes nothing, atomicOr of 0, instead of a volatile
+    # load: the same word, at the price of a round trip to the L2's atomic unit
+    "lookback_poll_by_atomic": right([
+        ("            word = p >= 0 ? vtiles[p] : (unsigned long long)SCAN_FLAG_NONE;",
+         "            word = p >= 0 ? atomicOr(&tiles[p], 0ull) : (unsigned long long)SCAN_FLAG_NONE;")],
         LOOKBACK),
     # each mask's count as the sum of its four bits, not __popc
     "compact_count_by_bits": right([
@@ -176,7 +174,7 @@ RIGHT = {
     "simd_max_swapped": right([("        q.x = __vmaxu4(q.x, thr4);", "        q.x = __vmaxu4(thr4, q.x);")],
                               ["threshold_simd"]),
     # the stage without its padding: bank conflicts, the same answer
-    "stage_unpadded": right([("    return k + k / BANKS;", "    return k;")], TILED),
+    "stage_unpadded": right([("    return ITEMS / GROUP % 2 ? s : s + s / 8;", "    return s;")], TILED),
     # tile 0 adds no offset, so its block leaves at once
     "offsets_skip_first_tile": right([
         ("    const int offset = offsets[blockIdx.x];\n",
