@@ -386,26 +386,22 @@ __global__ void __launch_bounds__(RT_THREADS, 2)
 /* 7. Tensor cores through wmma: each of a block's 8 warps computes a 64 x 64 part of the block's
  * 128 x 256 tile of C as 4 x 4 accumulator fragments of 16 x 16, each k step of 8 multiplying 16
  * x 8 fragments of A by 8 x 16 fragments of B (m16n16k8, the TF32 shape). A tensor core does a
- * fragment's 2048 FMAs in four instructions (HMMA); what else a warp issues, the fragments'
- * loads and their rounding, the copies, the loop, takes the same issue slots (one instruction a
- * clock per scheduler), and on the H100 that, not the tensor cores, is the limit. So each
- * fragment loaded serves 4 products, where a 64 x 32 part served 2 or 4: its 128 accumulators
- * take half a thread's registers, and __launch_bounds__(256, 1) lets the compiler use up to 255
- * (one block an SM). The tiles, 16 columns of A and rows of B a step, come as in
- * double_buffered, by cp.async through TC_STAGES (3) stages, as one 16-byte copy from a
- * stepped pointer each where a step's tiles lie inside A and B (tc_copy). The price is
- * precision: TF32 keeps 10 of a float's 23 fraction bits, so each input is rounded
+ * fragment's 2048 FMAs in four instructions (HMMA), and on the H100 what else a warp issues, the
+ * fragments' loads and their rounding, the copies, the loop, is the limit: a scheduler issues
+ * one instruction a clock, and its tensor core takes an HMMA about every four. So each fragment
+ * loaded serves 4 products (128 accumulators a thread: __launch_bounds__(256, 1) lets the
+ * compiler use up to 255 registers, one block an SM), and the tiles, 16 columns of A and rows of
+ * B a step, come as in double_buffered, by cp.async through TC_STAGES (3) stages, one 16-byte
+ * copy each from a stepped pointer wherever a step's tiles lie inside A and B (tc_copy). The
+ * price is precision: TF32 keeps 10 of a float's 23 fraction bits, so each input is rounded
  * (__float_to_tf32, to nearest) with a relative error up to 2^-11 before the products, which
  * are added in FP32. cp.async copies floats as they are, so the fragments are rounded once
- * loaded: two instructions an element, each element rounded by the 2 or 4 warps that load it.
- * Rounding once in shared memory would issue 7 % fewer instructions but read and write each
- * element again there, where the fragments' loads already keep it busy, and the round trip's
- * latency would sit between a step's wait and its barrier. The stages take 80 KiB of shared
- * memory, dynamic (past 48 KiB a kernel must ask for it: launch.cu does; GPUs of compute
- * capability 8.6 and 8.9 give a block 99 KiB at most), and at the end each warp's 16-row strip
- * of it, where the warp stores a row of its fragments at a time and copies them to C inside
- * its bounds. TF32 needs compute capability 8.0: older GPUs compile this kernel empty, and
- * launch.cu refuses to launch it there. */
+ * loaded, two instructions an element. The stages take 79.5 KiB of shared memory, dynamic (past
+ * 48 KiB a kernel must ask for it: launch.cu does; GPUs of compute capability 8.6 and 8.9 give
+ * a block 99 KiB at most), and at the end hold each warp's strip of 16 rows, where it stores a
+ * row of its fragments at a time and copies them to C inside its bounds. TF32 needs compute
+ * capability 8.0: older GPUs compile this kernel empty, and launch.cu refuses to launch it
+ * there. */
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 #define MATMUL_HAS_TF32 1
 #endif
