@@ -21,11 +21,11 @@ extern "C" {
  * (STAGES), and the blocks an SM must fit (tensor_core's __launch_bounds__: 1 lets a thread take
  * 255 registers, 2 caps it at 65536 / (2 x threads)). Defaults here; a build may set others,
  * after removing lab13's objects (make does not see a flag change), for example
- *   rm -rf build/cuda/solutions/lab13-matmul build/cuda/labs/lab13-matmul
- *   make BACKEND=cuda SOLUTION=1 lab13 lab13_CUFLAGS="-DMM_TC_BK=32 -DMM_TC_STAGES=2"
+ *   rm -rf build/cuda/labs/lab13-matmul build/cuda/solutions/lab13-matmul
+ *   make BACKEND=cuda lab13 bench lab13_CUFLAGS="-DMM_TC_BK=32 -DMM_TC_STAGES=2"
  * matmul.cu checks that a shape divides as the kernels need. tensor_core's defaults fit the 96
- * KiB of shared memory that the CPU backend and GPUs of compute capability 8.6 and 8.9 give a
- * block; an H100 gives 227 KiB (TC_SMEM, below, is what a shape takes). */
+ * KiB of shared memory that the CPU backend gives a block (GPUs of compute capability 8.6 and
+ * 8.9: 99 KiB; an H100: 227 KiB); TC_SMEM, below, is what a shape takes. */
 #ifndef MM_RT_BM
 #define MM_RT_BM 128
 #endif
