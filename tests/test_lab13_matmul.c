@@ -258,13 +258,14 @@ static void args_rejected(void)
     assert_status(matmul(MATMUL_VARIANTS, a, b, c, 5, 5, 4), LAB_EINVAL);
     assert_status(matmul((enum matmul_variant) - 1, a, b, c, 5, 5, 4), LAB_EINVAL);
 #ifdef BACKEND_CPU
-    /* A grid taller than the device allows (here 2 blocks): 257 rows and 25 columns need at
-     * least 3 blocks in y with every variant's tile (the naive mapping: its 25 columns). */
-    struct gpu_buf ta = gpu_alloc(257 * sizeof(float)), tb = gpu_alloc(25 * sizeof(float));
-    struct gpu_buf tc = gpu_alloc(257 * 25 * sizeof(float));
+    /* A grid taller than the device allows (here 2 blocks): 513 rows and 25 columns need at
+     * least 3 blocks in y with every variant's tile, up to 256 rows (matmul.h's shapes may be
+     * set at build time; the naive mapping: its 25 columns). */
+    struct gpu_buf ta = gpu_alloc(513 * sizeof(float)), tb = gpu_alloc(25 * sizeof(float));
+    struct gpu_buf tc = gpu_alloc(513 * 25 * sizeof(float));
     testkit_setenv("CUDA_CPU_MAX_GRID_YZ", "2");
     for (int i = 0; i < MATMUL_VARIANTS; i++)
-        assert_status(matmul((enum matmul_variant)i, ta, tb, tc, 257, 25, 1), LAB_EINVAL);
+        assert_status(matmul((enum matmul_variant)i, ta, tb, tc, 513, 25, 1), LAB_EINVAL);
     testkit_setenv("CUDA_CPU_MAX_GRID_YZ", NULL);
     gpu_free(&ta);
     gpu_free(&tb);

@@ -39,22 +39,40 @@ static int make_grid(const struct matmul_facts *f, size_t m, size_t n, dim3 *gri
     return LAB_OK;
 }
 
-/* TF32 tensor cores came with compute capability 8.0 (the CPU backend's wmma has them). */
-static int has_tf32(void)
+/* tensor_core's refusal: the message where the lab's CUDA failures go, and LAB_ECUDA. */
+static int refuse(const char *message)
 {
-#ifdef BACKEND_CUDA
-    int dev, major;
+    fprintf(stderr, "%s\n", message);
+    lab_set_cuda_failure(message);
+    return LAB_ECUDA;
+}
+
+/* TF32 tensor cores came with compute capability 8.0 (the CPU backend's wmma has them); and
+ * tensor_core's TC_SMEM bytes of shared memory a block must fit what the device gives (an H100
+ * 227 KiB, compute capability 8.6 and 8.9 99 KiB, the CPU backend 96 KiB): a shape set at build
+ * time may not. */
+static int can_run_tensor_core(void)
+{
+    int dev, most;
+    char message[200];
     CUDA_TRY(cudaGetDevice(&dev));
+#ifdef BACKEND_CUDA
+    int major;
     CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     if (major < 8) {
-        char message[128];
         snprintf(message, sizeof message, "%s:%d: tensor_core: TF32 needs compute capability 8.0",
                  __FILE__, __LINE__);
-        fprintf(stderr, "%s\n", message);
-        lab_set_cuda_failure(message);
-        return LAB_ECUDA;
+        return refuse(message);
     }
 #endif
+    CUDA_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (most < TC_SMEM) {
+        snprintf(message, sizeof message,
+                 "%s:%d: tensor_core: its shape takes %d bytes of shared memory a block, the "
+                 "device gives %d (matmul.h: MM_TC_BK, MM_TC_STAGES)",
+                 __FILE__, __LINE__, (int)TC_SMEM, most);
+        return refuse(message);
+    }
     return LAB_OK;
 }
 
@@ -77,7 +95,7 @@ extern "C" int matmul(enum matmul_variant v, struct gpu_buf a, struct gpu_buf b,
         return LAB_EINVAL;
     if ((status = make_grid(&matmul_facts[v], m, n, &grid)) != LAB_OK)
         return status;
-    if (v == MM_TENSOR_CORE && (status = has_tf32()) != LAB_OK)
+    if (v == MM_TENSOR_CORE && (status = can_run_tensor_core()) != LAB_OK)
         return status;
     block = dim3(matmul_facts[v].bx, matmul_facts[v].by);
     switch (v) {
@@ -99,7 +117,7 @@ extern "C" int matmul(enum matmul_variant v, struct gpu_buf a, struct gpu_buf b,
     case MM_DOUBLE_BUFFERED:
         matmul_double_buffered<<<grid, block>>>(x, y, z, um, un, uk, b_vec);
         break;
-    case MM_TENSOR_CORE: /* its stages pass 48 KiB of shared memory: a kernel must ask for that */
+    case MM_TENSOR_CORE: /* its stages pass 48 KiB of shared memory: a kernel must ask for it */
         CUDA_TRY(cudaFuncSetAttribute(matmul_tensor_core,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, TC_SMEM));
         matmul_tensor_core<<<grid, block, TC_SMEM>>>(x, y, z, um, un, uk, a_vec, b_vec);

@@ -18,9 +18,14 @@ extern "C" {
 
 /* The tunable shapes: the register tiles' and the tensor cores' block tile (BM x BN of C), the
  * k step (BK), a thread's or a warp's part of the tile, the shared buffers of the pipelines
- * (STAGES). Defaults here; a build may set others (make lab13 bench lab13_CUFLAGS="-DMM_RT_BK=16",
- * after removing lab13's objects: make does not see a flag change). matmul.cu checks that a
- * shape divides as the kernels need. */
+ * (STAGES), and the blocks an SM must fit (tensor_core's __launch_bounds__: 1 lets a thread take
+ * 255 registers, 2 caps it at 65536 / (2 x threads)). Defaults here; a build may set others,
+ * after removing lab13's objects (make does not see a flag change), for example
+ *   rm -rf build/cuda/labs/lab13-matmul build/cuda/solutions/lab13-matmul
+ *   make BACKEND=cuda lab13 bench lab13_CUFLAGS="-DMM_TC_BK=32 -DMM_TC_STAGES=2"
+ * matmul.cu checks that a shape divides as the kernels need. tensor_core's defaults fit the 96
+ * KiB of shared memory that the CPU backend gives a block (GPUs of compute capability 8.6 and
+ * 8.9: 99 KiB; an H100: 227 KiB); TC_SMEM, below, is what a shape takes. */
 #ifndef MM_RT_BM
 #define MM_RT_BM 128
 #endif
@@ -43,22 +48,22 @@ extern "C" {
 #define MM_TC_BM 128
 #endif
 #ifndef MM_TC_BN
-#define MM_TC_BN 128
+#define MM_TC_BN 256
 #endif
 #ifndef MM_TC_BK
-#define MM_TC_BK 32
+#define MM_TC_BK 16
 #endif
 #ifndef MM_TC_WM
 #define MM_TC_WM 64
 #endif
 #ifndef MM_TC_WN
-#define MM_TC_WN 32
+#define MM_TC_WN 64
 #endif
 #ifndef MM_TC_STAGES
-#define MM_TC_STAGES 2
+#define MM_TC_STAGES 3
 #endif
-#ifndef MM_TC_MIN_BLOCKS /* tensor_core's __launch_bounds__: blocks an SM must fit */
-#define MM_TC_MIN_BLOCKS 2
+#ifndef MM_TC_MIN_BLOCKS
+#define MM_TC_MIN_BLOCKS 1
 #endif
 
 /* The shapes the kernels are written for. */
@@ -79,12 +84,12 @@ enum {
     RT_STAGES = MM_RT_STAGES,
     RT_THREADS = RT_BM / RT_TM * (RT_BN / RT_TN),
     RT_PAD = 4, /* the shared A tile's rows (RT_BM floats) padded: no bank conflicts */
-    /* tensor_core: a block's TC_BM x TC_BN (128 x 128) tile of C, TC_BK (32) columns of A and
-     * rows of B a step, each warp TC_WM x TC_WN (64 x 32) of the tile: 4 x 2 accumulator
-     * fragments of 16 x 16, (128 / 64) x (128 / 32) = 8 warps. Its pipeline holds TC_STAGES (2)
+    /* tensor_core: a block's TC_BM x TC_BN (128 x 256) tile of C, TC_BK (16) columns of A and
+     * rows of B a step, each warp TC_WM x TC_WN (64 x 64) of the tile: 4 x 4 accumulator
+     * fragments of 16 x 16, (128 / 64) x (256 / 64) = 8 warps. Its pipeline holds TC_STAGES (3)
      * pairs of shared tiles, their rows padded (wmma wants ldm % 4 == 0): A's by TC_APAD floats,
-     * B's by TC_BPAD, so that a fragment's loads spread over the banks; then C's tile, rows
-     * padded by TC_CPAD. */
+     * B's by TC_BPAD, so that the 32 floats of each load of a fragment lie in 32 different
+     * banks; then each warp's strip of 16 rows of C, padded by TC_CPAD. */
     TC_BM = MM_TC_BM,
     TC_BN = MM_TC_BN,
     TC_BK = MM_TC_BK,
@@ -95,10 +100,10 @@ enum {
     TC_APAD = 4,
     TC_BPAD = 8,
     TC_CPAD = 4,
-    /* tensor_core's dynamic shared memory, in bytes: the stages, or C's tile if larger */
+    /* tensor_core's dynamic shared memory, in bytes: the stages, or the warps' strips if larger */
     TC_STAGE_FLOATS = TC_BM * (TC_BK + TC_APAD) + TC_BK * (TC_BN + TC_BPAD),
     TC_PIPE_FLOATS = TC_STAGES * TC_STAGE_FLOATS,
-    TC_C_FLOATS = TC_BM * (TC_BN + TC_CPAD),
+    TC_C_FLOATS = TC_THREADS / 32 * 16 * (TC_WN + TC_CPAD),
     TC_SMEM_FLOATS = TC_PIPE_FLOATS > TC_C_FLOATS ? TC_PIPE_FLOATS : TC_C_FLOATS,
     TC_SMEM = 4 * TC_SMEM_FLOATS
 };

@@ -383,33 +383,45 @@ __global__ void __launch_bounds__(RT_THREADS, 2)
     /* SOLUTION END */
 }
 
-/* 7. Tensor cores through wmma: each of a block's 8 warps computes a 64 x 32 part of the block's
- * 128 x 128 tile of C as 4 x 2 accumulator fragments of 16 x 16, each k step of 8 multiplying 16
+/* 7. Tensor cores through wmma: each of a block's 8 warps computes a 64 x 64 part of the block's
+ * 128 x 256 tile of C as 4 x 4 accumulator fragments of 16 x 16, each k step of 8 multiplying 16
  * x 8 fragments of A by 8 x 16 fragments of B (m16n16k8, the TF32 shape). A tensor core does a
- * fragment's 2048 FMAs in a few instructions, 7.4 times the FP32 units' rate on the H100, if the
- * tiles arrive fast enough: they come as in double_buffered, by cp.async through TC_STAGES
- * stages of 32 columns of A and rows of B, and each fragment loaded from shared memory serves 2
- * or 4 products. The price is precision: TF32 keeps 10 of a float's 23 fraction bits, so each
- * input is rounded (__float_to_tf32, to nearest) with a relative error up to 2^-11 before the
- * products, which are added in FP32; cp.async copies floats as they are, so the fragments are
- * rounded once loaded. Two stages take 70 KiB of shared memory, dynamic (past 48 KiB a kernel
- * must ask for it: launch.cu does; GPUs of compute capability 8.6 and 8.9 give a block 99 KiB at
- * most, hence not three), and then hold the block's tile of C, where each warp stores its
- * fragments and copies its part to C inside its bounds. TF32 needs compute capability 8.0:
- * older GPUs compile this kernel empty, and launch.cu refuses to launch it there. */
+ * fragment's 2048 FMAs in four instructions (HMMA), and on the H100 what else a warp issues, the
+ * fragments' loads and their rounding, the copies, the loop, is the limit: a scheduler issues
+ * one instruction a clock, and its tensor core takes an HMMA about every four. So each fragment
+ * loaded serves 4 products (128 accumulators a thread: __launch_bounds__(256, 1) lets the
+ * compiler use up to 255 registers, one block an SM), and the tiles, 16 columns of A and rows of
+ * B a step, come as in double_buffered, by cp.async through TC_STAGES (3) stages, one 16-byte
+ * copy each from a stepped pointer wherever a step's tiles lie inside A and B (tc_copy). The
+ * price is precision: TF32 keeps 10 of a float's 23 fraction bits, so each input is rounded
+ * (__float_to_tf32, to nearest) with a relative error up to 2^-11 before the products, which
+ * are added in FP32. cp.async copies floats as they are, so the fragments are rounded once
+ * loaded, two instructions an element. The stages take 79.5 KiB of shared memory, dynamic (past
+ * 48 KiB a kernel must ask for it: launch.cu does; GPUs of compute capability 8.6 and 8.9 give
+ * a block 99 KiB at most), and at the end hold each warp's strip of 16 rows, where it stores a
+ * row of its fragments at a time and copies them to C inside its bounds. TF32 needs compute
+ * capability 8.0: older GPUs compile this kernel empty, and launch.cu refuses to launch it
+ * there. */
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
 #define MATMUL_HAS_TF32 1
 #endif
 static_assert(TC_WM % 16 == 0 && TC_WN % 16 == 0 && TC_BK % 8 == 0 && TC_BM % TC_WM == 0 &&
-                  TC_BN % TC_WN == 0,
-              "whole fragments, whole warps");
-static_assert(TC_BM * TC_BK / 4 % TC_THREADS == 0 && TC_BK * TC_BN / 4 % TC_THREADS == 0,
-              "every thread copies as many float4s of each tile");
+                  TC_BN % TC_WN == 0 && TC_THREADS <= 1024,
+              "whole fragments, whole warps, at most 1024 threads");
+static_assert(TC_THREADS % (TC_BK / 4) == 0 && TC_THREADS % (TC_BN / 4) == 0 &&
+                  TC_BM * TC_BK / 4 % TC_THREADS == 0 && TC_BK * TC_BN / 4 % TC_THREADS == 0,
+              "every thread copies as many float4s of each tile, all at the same columns");
+static_assert(TC_APAD % 4 == 0 && TC_BPAD % 4 == 0 && TC_CPAD % 4 == 0,
+              "rows of whole 16-byte chunks, as cp.async and wmma need");
+static_assert(TC_STAGES >= 2 && MM_TC_MIN_BLOCKS >= 1, "two stages at least");
+static_assert(TC_SMEM <= 227 * 1024, "227 KiB of shared memory a block at most (the H100's)");
 enum {
     TC_FM = TC_WM / 16, /* a warp's fragments down and across */
     TC_FN = TC_WN / 16,
     TC_A_COPIES = TC_BM * TC_BK / 4 / TC_THREADS, /* a thread's float4s of a stage's tiles */
-    TC_B_COPIES = TC_BK * TC_BN / 4 / TC_THREADS
+    TC_B_COPIES = TC_BK * TC_BN / 4 / TC_THREADS,
+    TC_A_ROWS = TC_THREADS / (TC_BK / 4), /* the rows between them */
+    TC_B_ROWS = TC_THREADS / (TC_BN / 4)
 };
 
 /* A stage of tensor_core's pipeline: A's TC_BM x TC_BK tile and B's TC_BK x TC_BN, as they lie
@@ -418,23 +430,34 @@ struct tc_stage {
     float a[TC_BM][TC_BK + TC_APAD];
     float b[TC_BK][TC_BN + TC_BPAD];
 };
-typedef float tc_c_row[TC_BN + TC_CPAD]; /* a row of the block's tile of C, padded */
+typedef float tc_c_row[TC_WN + TC_CPAD]; /* a row of a warp's strip of C, padded */
 
-/* tensor_core's loads: the thread's float4s of the step at column t, by copy4 into stage s: of
- * A's tile, its l-th is chunk q = tid + l TC_THREADS, row q / (TC_BK / 4), columns 4 (q % (TC_BK
- * / 4)) on; of B's, row q / (TC_BN / 4), columns 4 (q % (TC_BN / 4)) on. */
+/* tensor_core's copies of the step at column t into stage s. The thread's share: TC_A_COPIES
+ * float4s of A's tile, at rows r, r + TC_A_ROWS, ... and columns p to p + 3 (the same p for all:
+ * TC_THREADS is a multiple of TC_BK / 4), and TC_B_COPIES of B's, at rows q, q + TC_B_ROWS, ...
+ * and columns j to j + 3. Where both tiles lie inside A and B with rows on 16 bytes (every step
+ * of every block when TC_BM divides m, TC_BN n and TC_BK k), each is one 16-byte copy from a
+ * pointer TC_A_ROWS or TC_B_ROWS rows past the last: no bound to check, no zeros to choose.
+ * Elsewhere copy4 checks every float. */
 __device__ void tc_copy(tc_stage &s, const float *__restrict__ a, const float *__restrict__ b,
                         unsigned m, unsigned n, unsigned k, unsigned t, bool a_vec, bool b_vec)
 {
     unsigned row0 = blockIdx.y * TC_BM, col0 = blockIdx.x * TC_BN;
-    for (int l = 0; l < TC_A_COPIES; l++) {
-        unsigned q = threadIdx.x + l * TC_THREADS, r = q / (TC_BK / 4), p = q % (TC_BK / 4) * 4;
-        copy4(&s.a[r][p], a, m, k, row0 + r, t + p, a_vec);
+    unsigned r = threadIdx.x / (TC_BK / 4), p = threadIdx.x % (TC_BK / 4) * 4;
+    unsigned q = threadIdx.x / (TC_BN / 4), j = threadIdx.x % (TC_BN / 4) * 4;
+    if (a_vec && b_vec && row0 + TC_BM <= m && col0 + TC_BN <= n && t + TC_BK <= k) {
+        const float *pa = a + (size_t)(row0 + r) * k + t + p;
+        const float *pb = b + (size_t)(t + q) * n + col0 + j;
+        for (int l = 0; l < TC_A_COPIES; l++)
+            __pipeline_memcpy_async(&s.a[r + l * TC_A_ROWS][p], pa + (size_t)l * TC_A_ROWS * k, 16);
+        for (int l = 0; l < TC_B_COPIES; l++)
+            __pipeline_memcpy_async(&s.b[q + l * TC_B_ROWS][j], pb + (size_t)l * TC_B_ROWS * n, 16);
+        return;
     }
-    for (int l = 0; l < TC_B_COPIES; l++) {
-        unsigned q = threadIdx.x + l * TC_THREADS, p = q / (TC_BN / 4), j = q % (TC_BN / 4) * 4;
-        copy4(&s.b[p][j], b, k, n, t + p, col0 + j, b_vec);
-    }
+    for (int l = 0; l < TC_A_COPIES; l++)
+        copy4(&s.a[r + l * TC_A_ROWS][p], a, m, k, row0 + r + l * TC_A_ROWS, t + p, a_vec);
+    for (int l = 0; l < TC_B_COPIES; l++)
+        copy4(&s.b[q + l * TC_B_ROWS][j], b, k, n, t + q + l * TC_B_ROWS, col0 + j, b_vec);
 }
 
 #ifdef MATMUL_HAS_TF32
@@ -481,25 +504,31 @@ __device__ void tc_multiply(const tc_stage &s, unsigned wm, unsigned wn, tc_acc 
     /* SOLUTION END */
 }
 
-/* The warp's part of C: its fragments stored into the block's tile ct in shared memory, then
- * copied to C inside its bounds. A lane copies elements that other lanes stored (which lane
- * holds which element of a fragment is the hardware's business): a __syncwarp() between. */
+/* The warp's part of C, a row of fragments at a time: the row's TC_FN fragments stored into the
+ * warp's strip ct of shared memory (16 rows), then copied from there to C inside its bounds. A
+ * lane copies elements that other lanes stored (which lane holds which element of a fragment is
+ * the hardware's business): a __syncwarp() between; and another after the copy, before the next
+ * row's stores overwrite what other lanes may still be copying. */
 __device__ void tc_write(float *__restrict__ c, unsigned m, unsigned n, tc_c_row *ct, unsigned wm,
                          unsigned wn, const tc_acc acc[TC_FM][TC_FN])
 {
-    unsigned lane = threadIdx.x % 32, row0 = blockIdx.y * TC_BM, col0 = blockIdx.x * TC_BN;
-    /* SOLUTION BEGIN: store acc[i][j] at ct[wm + 16 i][wn + 16 j] (store_matrix_sync,
-     * row-major), wait for the warp, and copy the warp's TC_WM x TC_WN part of ct to C, inside
-     * C only. */
-    for (int i = 0; i < TC_FM; i++)
+    unsigned lane = threadIdx.x % 32, row0 = blockIdx.y * TC_BM + wm,
+             col0 = blockIdx.x * TC_BN + wn;
+    /* SOLUTION BEGIN: for each i < TC_FM: store acc[i][j] at ct[0][16 j] for every j
+     * (store_matrix_sync, row-major, ldm the strip's padded row), wait for the warp, copy the
+     * strip's 16 x TC_WN elements to C from row row0 + 16 i and column col0 on, inside C only,
+     * and wait for the warp again. */
+    for (int i = 0; i < TC_FM; i++) {
         for (int j = 0; j < TC_FN; j++)
-            wmma::store_matrix_sync(&ct[wm + 16 * i][wn + 16 * j], acc[i][j], TC_BN + TC_CPAD,
+            wmma::store_matrix_sync(&ct[0][16 * j], acc[i][j], TC_WN + TC_CPAD,
                                     wmma::mem_row_major);
-    __syncwarp();
-    for (unsigned q = lane; q < TC_WM * TC_WN; q += 32) {
-        unsigned r = wm + q / TC_WN, j = wn + q % TC_WN;
-        if (row0 + r < m && col0 + j < n)
-            c[(size_t)(row0 + r) * n + col0 + j] = ct[r][j];
+        __syncwarp();
+        for (unsigned e = lane; e < 16 * TC_WN; e += 32) {
+            unsigned r = e / TC_WN, j = e % TC_WN;
+            if (row0 + 16 * i + r < m && col0 + j < n)
+                c[(size_t)(row0 + 16 * i + r) * n + col0 + j] = ct[r][j];
+        }
+        __syncwarp();
     }
     /* SOLUTION END */
 }
@@ -518,7 +547,8 @@ __global__ void __launch_bounds__(TC_THREADS, MM_TC_MIN_BLOCKS)
     tc_acc acc[TC_FM][TC_FN];
     /* SOLUTION BEGIN: zero the accumulators (fill_fragment). Then double_buffered's pipeline,
      * with TC_STAGES stages st[0], st[1], ..., tc_copy and tc_multiply. Then wait for the block
-     * (the stages become C's tile, rows of tc_c_row from tc_smem on) and tc_write. */
+     * (the stages become the warps' strips: warp w's is 16 rows of tc_c_row, 16 w rows from
+     * tc_smem on) and tc_write. */
     for (int i = 0; i < TC_FM; i++)
         for (int j = 0; j < TC_FN; j++)
             wmma::fill_fragment(acc[i][j], 0.0f);
@@ -537,7 +567,7 @@ __global__ void __launch_bounds__(TC_THREADS, MM_TC_MIN_BLOCKS)
         tc_multiply(st[s % TC_STAGES], wm, wn, acc);
     }
     __syncthreads();
-    tc_write(c, m, n, (tc_c_row *)tc_smem, wm, wn, acc);
+    tc_write(c, m, n, (tc_c_row *)tc_smem + 16 * warp, wm, wn, acc);
     /* SOLUTION END */
 #endif
 }

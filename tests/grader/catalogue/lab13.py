@@ -21,7 +21,11 @@ NAIVE_DOT = ("(m k may pass 2^32). */\n    if (row < m && col < n) {\n        fl
 # double_buffered's step: the wait for its copies, the barrier after it, the products
 DB_WAIT = "        __pipeline_wait_prior(RT_STAGES - 2);\n"
 DB_READ = "            float4 v = *(const float4 *)&at[p][rt_row(i)];"
-TC_COPY = "            c[(size_t)(row0 + r) * n + col0 + j] = ct[r][j];"
+# tensor_core's write of C: a row of fragments stored into the warp's strip, the warp waits, the
+# strip copied to C, the warp waits again
+TC_STORED = "wmma::mem_row_major);\n        __syncwarp();\n"
+TC_COPY = "                c[(size_t)(row0 + 16 * i + r) * n + col0 + j] = ct[r][j];"
+TC_COPIED = TC_COPY + "\n        }\n        __syncwarp();\n"
 
 WRONG = {
     # no barrier after the products: a fast thread's next tile overwrites what the others still
@@ -94,8 +98,20 @@ WRONG = {
                                     "[kk], TC_BK + TC_APAD);"),
     # no __syncwarp between the fragments' store and the copy: a lane reads elements of ct that
     # other lanes have not stored yet
-    "tc_missing_syncwarp": wrong([("    __syncwarp();\n", "")], ["tensor_core"], race=True,
-                                 line=TC_COPY),
+    "tc_missing_syncwarp": wrong([(TC_STORED, "wmma::mem_row_major);\n")], ["tensor_core"],
+                                 race=True, line=TC_COPY),
+    # no __syncwarp after the copy: the next row's stores overwrite elements of the strip that
+    # other lanes have not copied yet (write after read)
+    "tc_missing_second_syncwarp": wrong([(TC_COPIED, TC_COPY + "\n        }\n")], ["tensor_core"],
+                                        race=True, line=TC_COPY),
+    # every warp given the first warp's strip: warps overwrite each other's rows of C
+    "tc_one_strip": wrong([("(tc_c_row *)tc_smem + 16 * warp,", "(tc_c_row *)tc_smem,")],
+                          ["tensor_core"], race=True,
+                          line="            wmma::store_matrix_sync(&ct[0][16 * j], acc[i][j], "
+                          "TC_WN + TC_CPAD,"),
+    # every row of fragments copied to the first 16 rows of the warp's part of C
+    "tc_strip_row_dropped": wrong([(TC_COPY, TC_COPY.replace("(row0 + 16 * i + r)", "(row0 + r)"))],
+                                  ["tensor_core"]),
     # the inputs not rounded to TF32: the tensor core cuts their low bits instead (times the
     # identity, C shows the cut where rounding to nearest was due)
     "tc_not_rounded": wrong([("            tf32_round(f%s);\n" % f, "") for f in ("a[i]", "b[j]")],
@@ -116,7 +132,8 @@ RIGHT = {
     "copy4_scalar": right([("    if (vec) {\n        copy_async<16>(dst, p, at, r < rows && c < cols);\n"
                             "        return;\n    }\n", "")], ["double_buffered", "tensor_core"]),
     # the whole block waits before the copy, not only the warp
-    "tc_syncthreads": right([("    __syncwarp();\n", "    __syncthreads();\n")], ["tensor_core"]),
+    "tc_syncthreads": right([(TC_STORED, "wmma::mem_row_major);\n        __syncthreads();\n")],
+                            ["tensor_core"]),
     # an explicit fused multiply-add: one rounding a product instead of two, within the bound
     "naive_fmaf": right([(NAIVE_DOT, NAIVE_DOT.replace(
         "sum += a[(size_t)row * k + p] * b[(size_t)p * n + col];",
