@@ -139,9 +139,12 @@ static void single_pixel(int v)
         }
 }
 
-/* Lines longer than the separable passes' band (distance_band: 256 pixels, or 2 (D - 1)),
- * so that their threads split rows and columns and overlap by D - 1: 700 x 9 and 9 x 700,
- * the sparse masks (the brute force stays quick), D = 3, 40 and 200 (band 398). */
+/* Lines longer than the passes' bands, so that their threads split rows and columns: the
+ * row pass's bands (distance_band: 256 pixels, or 2 (D - 1)) overlap by D - 1; the column
+ * pass's bands of DISTANCE_COLUMN_BAND rows hold a halo of min(D - 1, DISTANCE_HALO) rows
+ * and read past it in global memory. 700 x 9 and 9 x 700, the sparse masks (the brute force
+ * stays quick) and one white pixel at the far end (distances to D - 1 across bands), D = 3,
+ * 40 and 200 (band 398, past the halo). */
 static void long_lines(int v)
 {
     static const struct shape longs[] = {{700, 9}, {9, 700}};
@@ -149,12 +152,16 @@ static void long_lines(int v)
     float table[DISTANCE_LUT];
     random_profile(table);
     for (size_t s = 0; s < COUNT(longs); s++)
-        for (int k = DISTANCE_POINTS; k <= DISTANCE_LINES; k++)
+        for (int k = DISTANCE_POINTS; k <= DISTANCE_BLACK; k++)
             for (size_t d = 0; d < COUNT(ds); d++) {
                 unsigned w = longs[s].w, h = longs[s].h;
                 unsigned char *mask = malloc((size_t)w * h);
                 distance_mask_fill(mask, w, h, k, testkit_next());
-                check_mask(v, mask, w, h, ds[d], table, distance_mask_names[k]);
+                if (k == DISTANCE_BLACK)
+                    mask[(size_t)w * h - 5] = 1; /* in the last row, 5 pixels from its end */
+                check_mask(v, mask, w, h, ds[d], table,
+                           k == DISTANCE_BLACK ? "one white pixel at the end"
+                                               : distance_mask_names[k]);
                 free(mask);
             }
 }

@@ -1,7 +1,8 @@
 /* lab09: the capped squared distance to the nearest white pixel (distance.h defines it), then
  * a profile of it. Yours: the kernels; launch.cu checks the arguments, fills out with D^2
  * for the scatter variants and launches. The lesson: the same answer from the seed's brute
- * force, which grows as D^2, down to the exact transform, linear in the pixels whatever D. */
+ * force, which grows as D^2, down to the exact transform, two 1D searches whose cost is a
+ * pixel's own distance. */
 #include "distance.h"
 
 /* The profile's table: 16 KiB of the 64 KiB of constant memory. */
@@ -200,70 +201,55 @@ __device__ float profile_of(unsigned a, int dmax)
     return c_profile[i];
 }
 
-/* The parabola of a row r whose g is gr, at row y: (y - r)^2 + gr^2. */
-__device__ unsigned rise(int y, int r, unsigned gr)
+/* The parabola of a row k rows away whose g is gk, at the pixel: k^2 + gk^2. */
+__device__ unsigned rise(int k, unsigned gk)
 {
-    return (unsigned)((y - r) * (y - r)) + gr * gr;
+    return (unsigned)(k * k) + gk * gk;
 }
 
-/* Meijster's Sep(i, u): the first row at which u's parabola is at or below i's (i < u),
- * floor((u^2 - i^2 + gu^2 - gi^2) / (2 (u - i))), in 64 bits (it may be negative). */
-__device__ long long separation(int i, unsigned gi, int u, unsigned gu)
+/* 7 and 8, second pass: a(x, y) = min over rows i of (y - i)^2 + g(x, i)^2. The cap makes
+ * it a window: g is at most D, so a starts at most D^2, and a row k >= D rows away adds
+ * k^2 >= D^2. So each pixel searches outward, the rows y - k and y + k for k = 1, 2, ...,
+ * and stops once k^2 >= best, as the rings of step 6 do: next to a white pixel it stops at
+ * once; it costs its own distance, and D where nothing white is near. A block owns 32
+ * columns by `band` rows; first it copies g's rows from `halo` above its band to `halo`
+ * below into shared memory, one coalesced line a warp a row (rows outside the image as D,
+ * which never wins), so that the search's loads stay on chip. Past the halo (D - 1 >
+ * DISTANCE_HALO) the search reads g in global memory. Writes a to out_a, or its profile to
+ * out_z. */
+__device__ void column_window(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
+                              int halo, unsigned *out_a, float *out_z)
 {
-    long long num = (long long)u * u - (long long)i * i + (long long)gu * gu - (long long)gi * gi;
-    long long den = 2LL * (u - i);
-    return num >= 0 ? num / den : -((-num + den - 1) / den);
-}
-
-/* A stack entry: a parabola's row and its g (16 bits each), and the row it starts at. */
-__device__ uint2 pack(int row, unsigned gr, int start)
-{
-    return make_uint2((unsigned)row | gr << 16, (unsigned)start);
-}
-
-/* 7 and 8, second pass: a(x, y) = min over rows i of (y - i)^2 + g(x, i)^2, capped at D^2:
- * the lower envelope of the column's parabolas (Meijster, Roerdink and Hesselink 2000). A
- * forward scan keeps a stack of the parabolas that are lowest somewhere (their row, their
- * g, the row where each starts to be lowest); a backward scan reads the envelope off.
- * Linear in the rows, whatever D. A thread per band of a column: rows [y0, y1), whose
- * envelope needs only the rows [lo, hi), D - 1 beyond on either side (a row further away
- * adds D^2 or more). The stack's top lives in registers (s, gs, t): most steps compare u
- * with it alone. The rest lives in scratch at [k * w + x]: the lanes of a warp are at
- * different depths, so each push and pop is a load or store of its own; g's reads and
- * out's writes are whole lines. Writes a to out_a, or its profile to out_z. */
-__device__ void column_envelope(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
-                                uint2 *stack, int x, unsigned *out_a, float *out_z)
-{
-    int rows = min((int)h, band + 2 * (dmax - 1)), y0 = (int)blockIdx.y * band;
-    int y1 = min(y0 + band, (int)h), lo = max(y0 - dmax + 1, 0), hi = min(y1 + dmax - 1, (int)h);
-    uint2 *below = stack + (size_t)blockIdx.y * rows * w + x, e;
-    unsigned most = (unsigned)dmax * (unsigned)dmax, gs = g[(size_t)lo * w + x];
-    int q = 0, s = lo, t = lo; /* q entries below the top (s, gs, t) */
-    /* TODO: for u from lo + 1 below hi, with gu = g(x, u): while the top's parabola
-     * is above u's at row t (rise(t, s, gs) > rise(t, u, gu)), pop: when q is 0 the stack
-     * empties, and u becomes the top with t = lo; else q--, e = below[q * w], s = e.x &
-     * 0xffff, gs = e.x >> 16, t = e.y. If it did not empty: start = 1 + separation(s, gs, u,
-     * gu), and when start < hi, push: below[q * w] = pack(s, gs, t), q++, and (u, gu,
-     * start) becomes the top. Then for u from hi - 1 down to lo: from y1 - 1 down to y0,
-     * a = min(rise(u, s, gs), most), written as a or profile_of(a); when u == t and q > 0,
-     * pop. */
+    extern __shared__ unsigned short tile[]; /* band + 2 halo rows of 32 */
+    int lane = (int)threadIdx.x, x = (int)blockIdx.x * 32 + lane, rows = band + 2 * halo;
+    int y0 = (int)blockIdx.y * band, y1 = min(y0 + band, (int)h), top = y0 - halo;
+    /* TODO: warp threadIdx.y copies the tile's rows r = threadIdx.y, stepping by
+     * blockDim.y: tile[r * 32 + lane] = g(x, top + r), or dmax where x or the row lies
+     * outside the image; then a barrier (every thread of the block reaches it). */
+    if (x >= (int)w)
+        return;
+    for (int y = y0 + (int)threadIdx.y; y < y1; y += (int)blockDim.y) {
+        const unsigned short *p = tile + (y - top) * 32 + lane; /* g(x, y) */
+        unsigned best = rise(0, p[0]);
+        int k = 1, reach = max(y, (int)h - 1 - y);
+        /* TODO: while k <= halo and k^2 < best: best = min(best, rise(k, g)) for
+         * the tile's rows k above and k below p (32 k entries away); k++. Then while k <=
+         * reach and k^2 < best, the same from g in global memory, for the rows y - k and
+         * y + k that lie in the image. Write best as a or profile_of(best, dmax). */
+    }
 }
 
 /* 7. The exact transform's second pass, writing a. */
 __global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
-                              uint2 *stack, unsigned *out)
+                              int halo, unsigned *out)
 {
-    int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (x < (int)w)
-        column_envelope(g, w, h, dmax, band, stack, x, out, NULL);
+    column_window(g, w, h, dmax, band, halo, out, NULL);
 }
 
 /* 8. The same pass writing z = f(a) instead: the lookup fused into the last pass saves
  * writing a and reading it back (8 bytes a pixel) and a launch. */
 __global__ void exact_columns_profile(const unsigned short *g, unsigned w, unsigned h, int dmax,
-                                      int band, uint2 *stack, float *out)
+                                      int band, int halo, float *out)
 {
-    int x = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (x < (int)w)
-        column_envelope(g, w, h, dmax, band, stack, x, NULL, out);
+    column_window(g, w, h, dmax, band, halo, NULL, out);
 }

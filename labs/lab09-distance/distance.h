@@ -42,7 +42,7 @@ extern "C" {
     X(DISTANCE_GATHER_RINGS, "gather_rings",                          (0,      0), \
       "6: each black pixel searches rings of growing radius: no atomics, early stop")   \
     X(DISTANCE_EXACT_SEPARABLE, "exact_separable",                    (0,      0), \
-      "7: 1D distances along rows, then the lower envelope of parabolas down columns")  \
+      "7: 1D distances along rows, then a windowed minimum down columns, from a tile")  \
     X(DISTANCE_EXACT_PROFILE, "exact_profile",                        (0,      1), \
       "8: variant 7 with the profile looked up in constant memory in its last pass")
 // clang-format on
@@ -60,19 +60,36 @@ enum {
     DISTANCE_LUT = 4096,       /* the profile's floats: 16 KiB of the 64 KiB of constant memory */
     DISTANCE_BX = 32,          /* the 2D blocks of the pixel kernels: a warp along a row */
     DISTANCE_BY = 8,
-    DISTANCE_LINE_THREADS = 64, /* the column pass's 1D blocks: a thread per band */
-    DISTANCE_ROW_WARPS = 4,     /* the row pass's blocks: 4 warps, a warp per band */
-    DISTANCE_BAND = 256         /* the separable passes' bands: 256 pixels, or 2 (D - 1) */
+    DISTANCE_ROW_WARPS = 4, /* the row pass's blocks: 4 warps, a warp per band */
+    DISTANCE_BAND = 256     /* the row pass's bands: 256 pixels, or 2 (D - 1) */
 };
+
+/* The column pass's blocks: 32 columns by DISTANCE_COLUMN_BAND rows (or the image's height),
+ * DISTANCE_COLUMN_WARPS warps, a warp along a row; each copies its rows of g and a halo of
+ * min(D - 1, DISTANCE_HALO) rows above and below into shared memory, 64 bytes a row: at most
+ * 48 KiB. -D on the command line changes them (build a folder of its own to compare). */
+#ifndef DISTANCE_COLUMN_BAND
+#define DISTANCE_COLUMN_BAND 256
+#endif
+#ifndef DISTANCE_COLUMN_WARPS
+#define DISTANCE_COLUMN_WARPS 8
+#endif
+#ifndef DISTANCE_HALO
+#define DISTANCE_HALO 128
+#endif
+#if DISTANCE_COLUMN_BAND < 1 || DISTANCE_HALO < 0 || DISTANCE_COLUMN_WARPS < 1 || \
+    DISTANCE_COLUMN_WARPS > 32 || 64 * (DISTANCE_COLUMN_BAND + 2 * DISTANCE_HALO) > 49152
+#error "column pass: 1 to 32 warps, a tile of 64 (DISTANCE_COLUMN_BAND + 2 DISTANCE_HALO) <= 48 KiB"
+#endif
 
 /* Bytes of device scratch that v needs for a width x height mask and the cap dmax (0 for
  * the variants that need none, and for bad arguments): the separable variants' 1D
- * distances and their envelopes' stacks, a pair per band of rows. */
+ * distances, 2 bytes a pixel. */
 size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height,
                               unsigned dmax);
-/* The separable passes' band: each thread of theirs owns `band` pixels of a line, and reads
- * D - 1 more on either side: DISTANCE_BAND, or 2 (D - 1) when that is more, so that the
- * overlap never costs more than the band. */
+/* The row pass's band: each warp of it owns `band` pixels of a row, and reads D - 1 more on
+ * either side: DISTANCE_BAND, or 2 (D - 1) when that is more, so that the overlap never
+ * costs more than the band. */
 unsigned distance_band(unsigned dmax);
 
 /* out = a (or z for the profile variant), width x height 4-byte values, row-major, from the
@@ -109,8 +126,9 @@ extern const char *const distance_mask_names[DISTANCE_MASKS]; /* "blobs", ... */
 void distance_mask_fill(unsigned char *mask, unsigned width, unsigned height,
                         enum distance_mask kind, uint64_t seed);
 
-/* The CPU references: distance_cpu, exact and linear (the separable transform, as variant 7
- * computes it, one line at a time); distance_brute, the definition itself (every white
+/* The CPU references: distance_cpu, exact and linear (the separable transform: variant 7's
+ * rows, then down each column the lower envelope of the parabolas (y - i)^2 + g_i^2 by
+ * Meijster's algorithm, one line at a time); distance_brute, the definition itself (every white
  * pixel of the window), for small images: the tests check the one against the other. */
 void distance_cpu(const unsigned char *mask, unsigned width, unsigned height, unsigned dmax,
                   uint32_t *a);
@@ -129,8 +147,9 @@ void distance_profile_cpu(const uint32_t *a, size_t n, unsigned dmax, const floa
  * out, which the launcher filled with D^2; gather_rings writes each pixel once; the
  * separable variants run exact_rows (g, the 1D distance along the row, capped at D, into
  * scratch; a warp per band of a row), then exact_columns or exact_columns_profile (the
- * envelope down each column, a thread per band of a column, its stacks in scratch too:
- * min(h, band + 2 (D - 1)) rows of uint2 entries per band, after g, 8-byte aligned). */
+ * windowed minimum down each column: blocks of 32 columns by `band` rows and
+ * DISTANCE_COLUMN_WARPS warps, with band + 2 halo rows of 32 unsigned shorts of dynamic
+ * shared memory, halo = min(D - 1, DISTANCE_HALO, h - 1)). */
 __global__ void scatter_atomic_min(const unsigned char *mask, unsigned w, unsigned h, int dmax,
                                    unsigned *out);
 __global__ void scatter_block_spread(const unsigned char *mask, unsigned w, unsigned h, int dmax,
@@ -146,9 +165,9 @@ __global__ void gather_rings(const unsigned char *mask, unsigned w, unsigned h, 
 __global__ void exact_rows(const unsigned char *mask, unsigned w, unsigned h, int dmax, int band,
                            unsigned short *g);
 __global__ void exact_columns(const unsigned short *g, unsigned w, unsigned h, int dmax, int band,
-                              uint2 *stack, unsigned *out);
+                              int halo, unsigned *out);
 __global__ void exact_columns_profile(const unsigned short *g, unsigned w, unsigned h, int dmax,
-                                      int band, uint2 *stack, float *out);
+                                      int band, int halo, float *out);
 cudaError_t distance_profile_to_constant(const float *table);
 #endif
 #endif

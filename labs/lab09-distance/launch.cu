@@ -27,17 +27,24 @@ extern "C" unsigned distance_band(unsigned dmax)
     return dmax > least / 2 ? 2 * (dmax - 1) : least;
 }
 
-/* The rows of stack that a band of a column needs: its band, D - 1 on each side. */
-static size_t stack_rows(unsigned height, unsigned dmax)
+/* The column pass's band of rows (a block's), and the halo of rows its tile holds above and
+ * below it: D - 1, as far as a white pixel can matter, but no more than DISTANCE_HALO nor
+ * than the image has. */
+static unsigned column_band(unsigned height)
 {
-    size_t rows = (size_t)distance_band(dmax) + 2 * ((size_t)dmax - 1);
-    return rows < height ? rows : height;
+    return height < DISTANCE_COLUMN_BAND ? height : DISTANCE_COLUMN_BAND;
 }
 
-/* The separable passes' g, 2 bytes a pixel, rounded up to 8 for the stack after it. */
+static unsigned column_halo(unsigned height, unsigned dmax)
+{
+    unsigned halo = dmax - 1 < DISTANCE_HALO ? dmax - 1 : DISTANCE_HALO;
+    return halo < height - 1 ? halo : height - 1;
+}
+
+/* The separable passes' g, 2 bytes a pixel. */
 static size_t g_bytes(unsigned width, unsigned height)
 {
-    return (sizeof(unsigned short) * width * height + 7) / 8 * 8;
+    return sizeof(unsigned short) * width * height;
 }
 
 static int bad_size(unsigned width, unsigned height, unsigned dmax)
@@ -49,13 +56,10 @@ static int bad_size(unsigned width, unsigned height, unsigned dmax)
 extern "C" size_t distance_scratch_bytes(enum distance_variant v, unsigned width, unsigned height,
                                          unsigned dmax)
 {
-    size_t bands;
     if ((unsigned)v >= DISTANCE_VARIANTS || v < DISTANCE_EXACT_SEPARABLE ||
         bad_size(width, height, dmax))
         return 0;
-    bands = div_up(height, distance_band(dmax));
-    /* g, then each band's stack of 8-byte entries */
-    return g_bytes(width, height) + sizeof(uint2) * width * bands * stack_rows(height, dmax);
+    return g_bytes(width, height);
 }
 
 static int fits(struct gpu_buf buf, size_t bytes)
@@ -75,10 +79,12 @@ static int launch(enum distance_variant v, const unsigned char *mask, unsigned w
                   int dmax, unsigned short *scratch, void *out)
 {
     dim3 block(DISTANCE_BX, DISTANCE_BY), grid(div_up(w, DISTANCE_BX), div_up(h, DISTANCE_BY));
-    unsigned *a = (unsigned *)out, lines = DISTANCE_LINE_THREADS, band = distance_band(dmax);
+    unsigned *a = (unsigned *)out, band = distance_band(dmax);
+    unsigned cband = column_band(h), halo = column_halo(h, (unsigned)dmax);
     dim3 row_bands(div_up(h, DISTANCE_ROW_WARPS), div_up(w, band)),
-        row_warps(32, DISTANCE_ROW_WARPS), column_bands(div_up(w, lines), div_up(h, band));
-    uint2 *stack = (uint2 *)((char *)scratch + g_bytes(w, h));
+        row_warps(32, DISTANCE_ROW_WARPS), column_bands(div_up(w, 32), div_up(h, cband)),
+        column_warps(32, DISTANCE_COLUMN_WARPS);
+    size_t tile = sizeof(unsigned short) * 32 * (cband + 2 * halo);
     if (distance_facts[v].scatter) {
         size_t n = (size_t)w * h;
         unsigned blocks = n < FILL_BLOCKS * 256 ? (unsigned)(n + 255) / 256 : FILL_BLOCKS;
@@ -109,10 +115,11 @@ static int launch(enum distance_variant v, const unsigned char *mask, unsigned w
         exact_rows<<<row_bands, row_warps>>>(mask, w, h, dmax, (int)band, scratch);
         CUDA_TRY_LAUNCH();
         if (v == DISTANCE_EXACT_PROFILE)
-            exact_columns_profile<<<column_bands, lines>>>(scratch, w, h, dmax, (int)band, stack,
-                                                           (float *)out);
+            exact_columns_profile<<<column_bands, column_warps, tile>>>(
+                scratch, w, h, dmax, (int)cband, (int)halo, (float *)out);
         else
-            exact_columns<<<column_bands, lines>>>(scratch, w, h, dmax, (int)band, stack, a);
+            exact_columns<<<column_bands, column_warps, tile>>>(scratch, w, h, dmax, (int)cband,
+                                                                (int)halo, a);
         break;
     default:
         return LAB_EINVAL;

@@ -29,6 +29,32 @@ WRONG = {
     "band_no_halo": wrong([("    for (int cx = max(x0 - dmax + 1, 0); cx < x1; cx += 32) {",
                             "    for (int cx = x0; cx < x1; cx += 32) {")],
                           ["long_lines.exact_separable"]),
+    # no barrier between the tile's copy and the search: a warp reads rows of the tile that
+    # other warps have not written yet
+    "tile_no_barrier": wrong([("    __syncthreads();\n    /* SOLUTION END */\n    if (x >= (int)w)",
+                               "    /* SOLUTION END */\n    if (x >= (int)w)")],
+                             ["exact_separable", "exact_profile"], race=True,
+                             line="        tile[r * 32 + lane] ="),
+    # the tile's rows outside the image padded with 0, as a stencil pads: a white row above
+    # the image's top and below its bottom
+    "tile_pad_zero": wrong([(": (unsigned short)dmax;", ": (unsigned short)0;")],
+                           ["exact_separable"]),
+    # the threads past the image's right edge leave before the barrier, which the others
+    # then reach without them (CUDA leaves it undefined; the strict mode refuses it)
+    "exit_before_barrier": wrong([
+        ("    /* SOLUTION BEGIN: warp threadIdx.y copies",
+         "    if (x >= (int)w)\n        return;\n    /* SOLUTION BEGIN: warp threadIdx.y copies")],
+        ["exact_separable"], line="    __syncthreads();"),
+    # the search stops at the tile's halo: with D - 1 past DISTANCE_HALO, the rows beyond it
+    # are never seen
+    "no_search_past_halo": wrong([
+        ("        for (; k <= reach && (unsigned)(k * k) < best; k++) {\n"
+         "            if (y - k >= 0)\n"
+         "                best = min(best, rise(k, g[(size_t)(y - k) * w + x]));\n"
+         "            if (y + k < (int)h)\n"
+         "                best = min(best, rise(k, g[(size_t)(y + k) * w + x]));\n"
+         "        }\n", "")],
+        ["long_lines.exact_separable"]),
     # the profile's index a (LUT - 1) / D^2 in 32 bits: past a = 2^32 / 4095 it wraps
     "profile_overflow": wrong([
         ("    i = (unsigned)((unsigned long long)a * (DISTANCE_LUT - 1) /\n"
@@ -60,6 +86,35 @@ WRONG = {
 }
 
 RIGHT = {
+    # the tile copied by the block's threads as one flat range of its entries
+    "tile_flat_copy": right([
+        ("    for (int r = (int)threadIdx.y; r < rows; r += (int)blockDim.y) {\n"
+         "        int i = top + r;\n"
+         "        tile[r * 32 + lane] =\n"
+         "            x < (int)w && i >= 0 && i < (int)h ? g[(size_t)i * w + x] : (unsigned short)dmax;\n"
+         "    }\n",
+         "    for (int e = (int)(threadIdx.y * 32 + threadIdx.x); e < rows * 32;\n"
+         "         e += (int)(blockDim.y * 32)) {\n"
+         "        int i = top + e / 32, c = (int)blockIdx.x * 32 + e % 32;\n"
+         "        tile[e] = c < (int)w && i >= 0 && i < (int)h ? g[(size_t)i * w + c] : (unsigned short)dmax;\n"
+         "    }\n")],
+        ["exact_separable", "exact_profile"]),
+    # the search, one loop: each row from the tile while it holds it, else from global memory
+    "search_one_loop": right([
+        ("        for (; k <= halo && (unsigned)(k * k) < best; k++)\n"
+         "            best = min(best, min(rise(k, p[-32 * k]), rise(k, p[32 * k])));\n"
+         "        for (; k <= reach && (unsigned)(k * k) < best; k++) {\n"
+         "            if (y - k >= 0)\n"
+         "                best = min(best, rise(k, g[(size_t)(y - k) * w + x]));\n"
+         "            if (y + k < (int)h)\n"
+         "                best = min(best, rise(k, g[(size_t)(y + k) * w + x]));\n"
+         "        }\n",
+         "        for (; k <= reach && (unsigned)(k * k) < best; k++) {\n"
+         "            unsigned above = k <= halo ? p[-32 * k] : y - k >= 0 ? g[(size_t)(y - k) * w + x] : dmax;\n"
+         "            unsigned below = k <= halo ? p[32 * k] : y + k < (int)h ? g[(size_t)(y + k) * w + x] : dmax;\n"
+         "            best = min(best, min(rise(k, above), rise(k, below)));\n"
+         "        }\n")],
+        ["exact_separable", "exact_profile"]),
     # the block's threads share out the window as one flat range of its pixels
     "spread_flat": right([
         ("    for (int py = win.y0 + (int)threadIdx.y; py <= win.y1; py += (int)blockDim.y)\n"
