@@ -32,8 +32,9 @@ struct CUevent_st {
 namespace cucc {
 static CUstream_st legacy{0, nullptr, nullptr, -1};
 static std::vector<OpRef> pending;    // given, not yet run, in the order given
-static std::atomic<unsigned long long> events_alive; // created, not yet destroyed
 static thread_local const void *site; // the program's call that gives the next op
+// The events created and not yet destroyed (cuda_cpu_events_alive).
+static std::atomic<unsigned long long> events_alive;
 
 void called_from(const void *pc)
 {

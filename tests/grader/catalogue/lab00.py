@@ -84,9 +84,9 @@ WRONG = {
                            "    out->smem_per_block = prop.sharedMemPerMultiprocessor;")],
                          ["device_query"]),
     # the threads an SM holds for the threads a block may have
-    "threads_per_sm": wrong([("    out->max_threads_per_block = prop.maxThreadsPerBlock;",
-                              "    out->max_threads_per_block = prop.maxThreadsPerMultiProcessor;")],
-                            ["device_query"]),
+    "threads_per_sm": wrong([
+        ("    out->max_threads_per_block = prop.maxThreadsPerBlock;",
+         "    out->max_threads_per_block = prop.maxThreadsPerMultiProcessor;")], ["device_query"]),
 }
 
 RIGHT = {
@@ -120,7 +120,8 @@ RIGHT = {
          "device));\n"
          "    CUDA_TRY(cudaDeviceGetAttribute(&out->cc_minor, cudaDevAttrComputeCapabilityMinor, "
          "device));\n"
-         "    CUDA_TRY(cudaDeviceGetAttribute(&out->sms, cudaDevAttrMultiProcessorCount, device));\n"
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->sms, cudaDevAttrMultiProcessorCount, "
+         "device));\n"
          "    CUDA_TRY(cudaDeviceGetAttribute(&out->warp_size, cudaDevAttrWarpSize, device));\n"
          "    CUDA_TRY(cudaDeviceGetAttribute(&out->max_threads_per_block, "
          "cudaDevAttrMaxThreadsPerBlock, device));\n"),

@@ -1,4 +1,4 @@
-"""lab01 vector add: indices, bounds, grid-stride loops, 2D grids, vector loads, timing by events."""
+"""lab01 vector add: indices, bounds, grid-stride loops, 2D grids, vector loads, event timing."""
 from catalogue import right, wrong
 
 FILE = "vector_add.cu"
@@ -103,12 +103,15 @@ WRONG = {
     # the stop recorded before the launch: the events time nothing, and the kernel is still to
     # run when the call returns
     "stop_before_launch": wrong([
-        ("    status = vector_add_launch(v, a, b, c, n);\n    CUDA_TRY(cudaEventRecord(stop, 0));\n",
-         "    CUDA_TRY(cudaEventRecord(stop, 0));\n    status = vector_add_launch(v, a, b, c, n);\n")],
+        ("    status = vector_add_launch(v, a, b, c, n);\n"
+         "    CUDA_TRY(cudaEventRecord(stop, 0));\n",
+         "    CUDA_TRY(cudaEventRecord(stop, 0));\n"
+         "    status = vector_add_launch(v, a, b, c, n);\n")],
         ["timed_launch"]),
     # the events never destroyed: two leak at every call
-    "events_leak": wrong([("    CUDA_TRY(cudaEventDestroy(start));\n    CUDA_TRY(cudaEventDestroy(stop));\n",
-                           "")], ["timed_launch"]),
+    "events_leak": wrong([
+        ("    CUDA_TRY(cudaEventDestroy(start));\n    CUDA_TRY(cudaEventDestroy(stop));\n", "")],
+        ["timed_launch"]),
     # a failed launch returned at once: its error comes back, the two events leak
     "early_return_leaks": wrong([
         ("    status = vector_add_launch(v, a, b, c, n);\n",
