@@ -40,6 +40,7 @@ int gpu_query(struct gpu_info *info)
     info->regs_per_sm = prop.regsPerMultiprocessor;
     info->warp_size = prop.warpSize;
     info->max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+    info->max_threads_per_block = prop.maxThreadsPerBlock;
     info->sm_clock_khz = sm_clock_khz;
     info->fp32_lanes = fp32_lanes_per_sm(prop.major, prop.minor);
     info->peak_gflops =

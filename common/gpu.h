@@ -41,7 +41,7 @@ struct gpu_info {
     int bus_width_bits;
     double peak_gbs; /* theoretical: 2 (double data rate) x clock x bus width / 8 */
     size_t smem_per_block, smem_per_sm; /* bytes of shared memory: default and per SM */
-    int regs_per_sm, warp_size, max_threads_per_sm;
+    int regs_per_sm, warp_size, max_threads_per_sm, max_threads_per_block;
     int sm_clock_khz;
     int fp32_lanes;     /* per SM, for the compute capability (0: not known) */
     double peak_gflops; /* FP32: SMs x lanes x clock x 2 (an FMA a cycle each) */

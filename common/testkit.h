@@ -131,6 +131,11 @@ void testkit_window(const size_t (*ranks)[2], size_t count);
 void testkit_setenv(const char *name, const char *value);
 int testkit_race_checker(void);
 void testkit_counts(uint64_t counts[2]);
+/* testkit_held: what the runtime of that process holds: held[0] the CUDA events created and
+ * not yet destroyed, held[1] the pieces of device work given and not yet run (the CPU
+ * backend's counts, cuda_cpu.h; -1 each on a GPU, which does not tell): for tests that code
+ * destroys the events it made and waits for the work it times. */
+void testkit_held(int64_t held[2]);
 /* testkit_mark: a test begins (the grader's worker prints a line with its name, which splits
  * its output by test); testkit_worker_gone: the code under test ended (a crash) and the rest
  * of the tests cannot run in this process (in the grader's judge; 0 elsewhere). */

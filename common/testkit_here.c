@@ -34,6 +34,16 @@ void testkit_counts(uint64_t counts[2])
 #endif
 }
 
+void testkit_held(int64_t held[2])
+{
+#ifdef BACKEND_CPU
+    held[0] = (int64_t)cuda_cpu_events_alive();
+    held[1] = (int64_t)cuda_cpu_work_pending();
+#else
+    held[0] = held[1] = -1;
+#endif
+}
+
 void testkit_mark(const char *test)
 {
     (void)test;

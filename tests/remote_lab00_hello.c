@@ -2,9 +2,10 @@
 #include "hello.h"
 #include "remote_api.h"
 
-#define LAB_API(X)                                                                       \
-    X(int, hello_places, VAL(enum hello_variant, v), BY_VALUE(struct hello_shape, grid), \
-      BY_VALUE(struct hello_shape, block), BUF(out))                                     \
-    X(int, hello_print, BY_VALUE(struct hello_shape, grid), BY_VALUE(struct hello_shape, block))
+#define LAB_API(X)                                                                               \
+    X(int, hello_places, VAL(enum hello_variant, v), BY_VALUE(struct hello_shape, grid),         \
+      BY_VALUE(struct hello_shape, block), BUF(out))                                             \
+    X(int, hello_print, BY_VALUE(struct hello_shape, grid), BY_VALUE(struct hello_shape, block)) \
+    X(int, hello_query, VAL(int, device), INOUT(struct device_facts, out, 1))
 
 REMOTE_LAB(LAB_API)

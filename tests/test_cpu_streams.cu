@@ -13,6 +13,10 @@ extern "C" {
 #include <cmocka.h> /* a C library, whose header does not say so to C++ */
 }
 
+#ifdef CUDA_CPU_BACKEND
+#include <cuda_cpu.h>
+#endif
+
 #define CHECK(call) assert_int_equal((int)(call), (int)cudaSuccess)
 
 #ifdef CUDA_CPU_BACKEND
@@ -216,6 +220,75 @@ static void test_queries_and_events(void **)
     CHECK(cudaFree(d));
 }
 
+/* How a program times a kernel on the legacy stream, and its traps: a stop event recorded after
+ * a launch is not ready, and its time not readable (cudaErrorNotReady, which is no error that
+ * cudaGetLastError keeps), until something waits for it: cudaEventSynchronize, the stream's or
+ * the device's synchronize, or a blocking copy. A stop event recorded before the launch is
+ * ready while the kernel has yet to run. The backend counts the events alive and the work
+ * still to run, which is how lab01's tests see an event not destroyed and a launch not
+ * waited for. */
+static void test_timing_a_launch_waits_for_the_stop(void **)
+{
+    int *d, h;
+    float ms = -1;
+    cudaEvent_t start, stop;
+    CHECK(cudaMalloc(&d, N * sizeof(int)));
+    for (int wait = 0; wait < 4; wait++) {
+#ifdef CUDA_CPU_BACKEND
+        unsigned long long alive = cuda_cpu_events_alive();
+#endif
+        CHECK(cudaEventCreate(&start));
+        CHECK(cudaEventCreate(&stop));
+        CHECK(cudaEventRecord(start, 0));
+        add_one<<<N / 256, 256>>>(d, N);
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventRecord(stop, 0));
+#ifdef CUDA_CPU_BACKEND
+        assert_int_equal(cuda_cpu_events_alive(), alive + 2);
+        assert_int_equal(cuda_cpu_work_pending(), 3); /* the two records and the launch */
+        assert_int_equal((int)cudaEventElapsedTime(&ms, start, stop), (int)cudaErrorNotReady);
+        CHECK(cudaGetLastError());
+        assert_int_equal((int)cudaEventQuery(stop), (int)cudaErrorNotReady);
+#endif
+        if (wait == 0)
+            CHECK(cudaEventSynchronize(stop));
+        else if (wait == 1)
+            CHECK(cudaStreamSynchronize(0));
+        else if (wait == 2)
+            CHECK(cudaDeviceSynchronize());
+        else
+            CHECK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+#ifdef CUDA_CPU_BACKEND
+        assert_int_equal(cuda_cpu_work_pending(), 0);
+#endif
+        CHECK(cudaEventQuery(stop));
+        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        assert_true(ms >= 0);
+        CHECK(cudaEventElapsedTime(&ms, stop, start)); /* the other way round: negative */
+        assert_true(ms <= 0);
+        CHECK(cudaEventDestroy(start));
+        CHECK(cudaEventDestroy(stop));
+#ifdef CUDA_CPU_BACKEND
+        assert_int_equal(cuda_cpu_events_alive(), alive);
+#endif
+    }
+    /* The stop recorded before the launch: waiting for it leaves the kernel to run. */
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    CHECK(cudaEventRecord(start, 0));
+    CHECK(cudaEventRecord(stop, 0));
+    add_one<<<N / 256, 256>>>(d, N);
+    CHECK(cudaGetLastError());
+    CHECK(cudaEventSynchronize(stop));
+#ifdef CUDA_CPU_BACKEND
+    assert_int_equal(cuda_cpu_work_pending(), 1);
+#endif
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
+    CHECK(cudaFree(d));
+}
+
 /* A kernel's failure comes back from the synchronising call that ran it, not from the launch. */
 __global__ void fails(int *a)
 {
@@ -347,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_shared_buffer_across_streams_is_wrong),
         cmocka_unit_test(test_waiting_for_the_wrong_stream),
         cmocka_unit_test(test_queries_and_events),
+        cmocka_unit_test(test_timing_a_launch_waits_for_the_stop),
         cmocka_unit_test(test_failure_at_the_sync),
         cmocka_unit_test(test_graph_replays),
         cmocka_unit_test(test_capture_refuses_a_wait),

@@ -2,7 +2,8 @@
  * dimensions and fewer (partial warps, blocks narrower than a warp, grids longer one way
  * than the other), under every thread order, on a poisoned buffer; shapes the device
  * refuses reported and the next launch fine; bad arguments rejected; the two ceilings on
- * known devices' figures, and the device at hand described. */
+ * known devices' figures, and the device at hand described: by the given query, and by
+ * hello_query against it, every field, with device numbers that do not exist refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -119,6 +120,63 @@ static void hello_prints(void)
     assert_status(hello_print(two, four), LAB_OK);
 }
 
+/* A field of hello_query(device)'s answer against the runtime's; -1 is the poison's. */
+static void same(int device, const char *field, long long got, long long want)
+{
+    if (got != want)
+        fail_msg("hello_query(%d): %s = %lld, want %lld%s", device, field, got, want,
+                 got == -1 ? " (never written)" : "");
+}
+
+/* hello_query(device) against the device as the runtime describes it to the tests (gpu_query,
+ * common/device.cu's own query; under the grader, the grader's), field by field, into a struct
+ * poisoned first (0xff bytes: -1 in every number, a name with no end), so that a field left
+ * unset shows as one never written. */
+static void facts_match(int device)
+{
+    struct device_facts got;
+    struct gpu_info want;
+    assert_status(gpu_query(&want), LAB_OK);
+    memset(&got, 0xff, sizeof got);
+    testkit_case("hello_query(%d)", device);
+    assert_status(hello_query(device, &got), LAB_OK);
+    if (!memchr(got.name, '\0', sizeof got.name))
+        fail_msg("hello_query(%d): the name was never written, want \"%s\"", device, want.name);
+    if (strcmp(got.name, want.name))
+        fail_msg("hello_query(%d): name \"%s\", want \"%s\"", device, got.name, want.name);
+    same(device, "cc_major", got.cc_major, want.cc_major);
+    same(device, "cc_minor", got.cc_minor, want.cc_minor);
+    same(device, "sms", got.sms, want.sms);
+    same(device, "warp_size", got.warp_size, want.warp_size);
+    same(device, "max_threads_per_block", got.max_threads_per_block, want.max_threads_per_block);
+    same(device, "smem_per_block", (long long)got.smem_per_block, (long long)want.smem_per_block);
+    same(device, "global_bytes", (long long)got.global_bytes, (long long)want.global_bytes);
+    same(device, "sm_clock_khz", got.sm_clock_khz, want.sm_clock_khz);
+    same(device, "mem_clock_khz", got.mem_clock_khz, want.mem_clock_khz);
+    same(device, "bus_width_bits", got.bus_width_bits, want.bus_width_bits);
+}
+
+/* The device this thread uses, by HELLO_THIS_DEVICE and by its number (0: no test changes it). */
+static void device_query(void)
+{
+    facts_match(HELLO_THIS_DEVICE);
+    facts_match(0);
+}
+
+/* No such device: CUDA's error comes back as LAB_ECUDA, and the next launch is fine. */
+static void device_query_refused(void)
+{
+    static const int none[] = {1 << 16, -2};
+    struct device_facts d;
+    for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
+        testkit_case("hello_query(%d)", none[k]);
+        memset(&d, 0xff, sizeof d);
+        assert_status(hello_query(none[k], &d), LAB_ECUDA);
+        matches_cpu_on(HELLO_PLACE_1D, shapes[2], 0);
+    }
+    facts_match(HELLO_THIS_DEVICE);
+}
+
 static void args_rejected(void)
 {
     struct gpu_buf out = gpu_alloc(64 * sizeof(struct thread_place)), none = {NULL, 0};
@@ -138,6 +196,7 @@ static void args_rejected(void)
     assert_status(hello_places(HELLO_VARIANTS, one, row, out), LAB_EINVAL);
     assert_status(hello_print(zero, row), LAB_EINVAL);
     assert_status(hello_print(row, wide), LAB_EINVAL); /* 4160 lines: 4096 at most */
+    assert_status(hello_query(HELLO_THIS_DEVICE, NULL), LAB_EINVAL);
     gpu_free(&out);
 }
 
@@ -196,10 +255,11 @@ static void device_described(void)
 }
 
 static const struct testkit_test tests[] = {
-    TESTKIT_HOST(reference_cpu),     TESTKIT_HOST(ceilings_of_known_devices),
-    TESTKIT_GIVEN(device_described), TESTKIT_GIVEN(args_rejected),
-    TESTKIT_TEST(hello_prints),      TESTKIT_VARIANTS(matches_cpu),
-    TESTKIT_EACH(refused_shapes),
+    TESTKIT_HOST(reference_cpu),        TESTKIT_HOST(ceilings_of_known_devices),
+    TESTKIT_GIVEN(device_described),    TESTKIT_GIVEN(args_rejected),
+    TESTKIT_TEST(hello_prints),         TESTKIT_VARIANTS(matches_cpu),
+    TESTKIT_EACH(refused_shapes),       TESTKIT_TEST(device_query),
+    TESTKIT_TEST(device_query_refused),
 };
 
 TESTKIT_MAIN("lab00_hello", tests, hello_variants, HELLO_VARIANTS)

@@ -7,9 +7,11 @@
 // program that reads a result before waiting for it, or lets two streams share a buffer, sees
 // what a GPU may show it, every time, not once in a thousand runs.
 #include "streams.h"
+#include "cuda_cpu.h"
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 
 struct CUstream_st {
@@ -31,6 +33,8 @@ namespace cucc {
 static CUstream_st legacy{0, nullptr, nullptr, -1};
 static std::vector<OpRef> pending;    // given, not yet run, in the order given
 static thread_local const void *site; // the program's call that gives the next op
+// The events created and not yet destroyed (cuda_cpu_events_alive).
+static std::atomic<unsigned long long> events_alive;
 
 void called_from(const void *pc)
 {
@@ -279,6 +283,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
     if (!event)
         return fail(cudaErrorInvalidValue);
     *event = new CUevent_st{flags, std::make_shared<double>(-1), nullptr, nullptr, -1};
+    events_alive++;
     return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t *event)
@@ -291,6 +296,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
         return fail(cudaErrorInvalidResourceHandle);
     std::lock_guard<std::recursive_mutex> lock(streams_lock());
     delete event; // a record still to run keeps its own time
+    events_alive--;
     return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
@@ -345,6 +351,16 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
         return fail(cudaErrorInvalidResourceHandle);
     *ms = (float)(*end->ms - *start->ms);
     return cudaSuccess;
+}
+
+unsigned long long cuda_cpu_events_alive(void)
+{
+    return events_alive;
+}
+unsigned long long cuda_cpu_work_pending(void)
+{
+    std::lock_guard<std::recursive_mutex> lock(streams_lock());
+    return pending.size();
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,

@@ -257,6 +257,11 @@ void testkit_counts(uint64_t counts[2])
     remote_call("counts", "o", counts, 2 * sizeof counts[0]);
 }
 
+void testkit_held(int64_t held[2])
+{
+    remote_call("held", "o", held, 2 * sizeof held[0]);
+}
+
 void testkit_mark(const char *test)
 {
     fprintf(stderr, "%s%s\n", TESTKIT_MARK, test);

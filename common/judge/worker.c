@@ -54,7 +54,8 @@ static long long call_gpu_sync(struct remote_arg *a)
 
 /* testkit's hooks, served by testkit_here.c as in a test linked with the lab. The worker is
  * never asked what it is or what the device is (the judge has those from the grader): only
- * the work it counted, which the CPU backend counts in its process. */
+ * the work it counted and what its runtime holds, which the CPU backend counts in its
+ * process. */
 static long long call_setenv(struct remote_arg *a)
 {
     testkit_setenv(a[0].p, a[1].p);
@@ -79,6 +80,14 @@ static long long call_counts(struct remote_arg *a)
     return 0;
 }
 
+static long long call_held(struct remote_arg *a)
+{
+    if (a[0].bytes != 2 * sizeof(int64_t))
+        return LAB_EINVAL;
+    testkit_held(a[0].p);
+    return 0;
+}
+
 static const struct remote_op common_ops[] = {
     {"gpu_alloc", "z", call_gpu_alloc},
     {"gpu_alloc_zeroed", "z", call_gpu_alloc_zeroed},
@@ -89,6 +98,7 @@ static const struct remote_op common_ops[] = {
     {"gpu_sync", "", call_gpu_sync},
     {"setenv", "ss", call_setenv},
     {"counts", "o", call_counts},
+    {"held", "o", call_held},
     {"mark", "s", call_mark},
 };
 

@@ -1,6 +1,6 @@
-/* lab00: hello from the GPU. Yours: the kernels, which work out where each thread is, and
- * their launches, which must report a shape the device refuses instead of going on as if
- * it had run. launch.cu checks the arguments first. */
+/* lab00: hello from the GPU. Yours: the kernels, which work out where each thread is, their
+ * launches, which must report a shape the device refuses instead of going on as if it had
+ * run, and the query of the device. launch.cu checks the arguments first. */
 #include <stdio.h>
 #include "check.h"
 #include "hello.h"
@@ -65,5 +65,20 @@ int hello_places_launch(enum hello_variant v, dim3 grid, dim3 block, struct thre
 int hello_print_launch(dim3 grid, dim3 block)
 {
     /* TODO: launch say_hello on grid x block, and check the launch. */
+    return LAB_OK;
+}
+
+/* The device's figures: most from cudaGetDeviceProperties, the two clocks from
+ * cudaDeviceGetAttribute (CUDA 13 took them out of cudaDeviceProp). Every call checked: a
+ * device number that does not exist is CUDA's to refuse, and the caller's to hear of. */
+int hello_query_device(int device, struct device_facts *out)
+{
+    cudaDeviceProp prop;
+    /* TODO: for HELLO_THIS_DEVICE, ask cudaGetDevice which device this thread uses;
+     * then cudaGetDeviceProperties(&prop, device) for the name, the compute capability (major,
+     * minor), multiProcessorCount, warpSize, maxThreadsPerBlock, sharedMemPerBlock,
+     * totalGlobalMem and memoryBusWidth, and cudaDeviceGetAttribute for the clocks
+     * (cudaDevAttrClockRate, cudaDevAttrMemoryClockRate). Fill every field of *out, and wrap
+     * every call in CUDA_TRY. */
     return LAB_OK;
 }

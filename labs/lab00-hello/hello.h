@@ -1,5 +1,5 @@
-/* lab00: hello from the GPU. The table of variants, the host API that rows.c and the tests
- * call (launch.cu), and what hello.cu gives launch.cu. */
+/* lab00: hello from the GPU. The table of variants, the host API that rows.c, experiments.c
+ * and the tests call (launch.cu), and what hello.cu gives launch.cu. */
 #ifndef HELLO_H
 #define HELLO_H
 
@@ -56,6 +56,25 @@ int hello_places(enum hello_variant v, struct hello_shape grid, struct hello_sha
  * than 4096 threads: lines, not a flood) or LAB_ECUDA (the device refused the shape). */
 int hello_print(struct hello_shape grid, struct hello_shape block);
 
+/* A device's figures, as hello_query reads them: what every later lab sizes its launches by
+ * and measures itself against. Clocks in kHz, as CUDA gives them. */
+struct device_facts {
+    char name[256];
+    size_t smem_per_block;  /* bytes of shared memory a block may use (without opting in) */
+    size_t global_bytes;    /* device memory */
+    int cc_major, cc_minor; /* compute capability */
+    int sms, warp_size, max_threads_per_block;
+    int sm_clock_khz, mem_clock_khz, bus_width_bits;
+};
+
+/* hello_query's device: the one this host thread uses (cudaGetDevice). */
+enum { HELLO_THIS_DEVICE = -1 };
+
+/* Fills *out with the figures of device number `device` (0 to the count less 1), or of the
+ * current one for HELLO_THIS_DEVICE. Returns LAB_OK; LAB_EINVAL for a NULL out; LAB_ECUDA
+ * when CUDA refuses (no such device), with the process fine for the next launch. */
+int hello_query(int device, struct device_facts *out);
+
 /* reference.c: the threads a launch has (64 bits: a grid can have more than 2^32), and
  * the places as the CPU works them out, for out[0 .. threads). */
 unsigned long long hello_threads(struct hello_shape grid, struct hello_shape block);
@@ -68,5 +87,7 @@ void hello_places_cpu(struct hello_shape grid, struct hello_shape block, struct 
  * launch. Each returns LAB_OK, or LAB_ECUDA when the device refuses the launch. */
 int hello_places_launch(enum hello_variant v, dim3 grid, dim3 block, struct thread_place *out);
 int hello_print_launch(dim3 grid, dim3 block);
+/* hello.cu, for launch.cu: the device's figures into a non-NULL out; LAB_OK or LAB_ECUDA. */
+int hello_query_device(int device, struct device_facts *out);
 #endif
 #endif

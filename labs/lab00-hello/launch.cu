@@ -1,4 +1,5 @@
-/* lab00's host API: the arguments checked, then the launches of hello.cu. */
+/* lab00's host API: the arguments checked, then the launches and the device query of
+ * hello.cu. */
 #include "check.h"
 #include "hello.h"
 
@@ -43,4 +44,15 @@ extern "C" int hello_print(struct hello_shape grid, struct hello_shape block)
         return status;
     CUDA_TRY(cudaDeviceSynchronize()); /* device printf's lines reach stdout when the host waits */
     return LAB_OK;
+}
+
+extern "C" int hello_query(int device, struct device_facts *out)
+{
+    int status;
+    if (!out)
+        return LAB_EINVAL;
+    status = hello_query_device(device, out);
+    if (status == LAB_ECUDA)
+        cudaGetLastError(); /* reported already: not an error for the next launch's check */
+    return status;
 }

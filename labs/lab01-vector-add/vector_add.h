@@ -45,6 +45,13 @@ int vector_add(enum vector_add_variant v, struct gpu_buf a, struct gpu_buf b, st
  * Returns LAB_OK, LAB_EINVAL (NULL pointer with n > 0) or LAB_ECUDA. */
 int vector_add_host(const float *a, const float *b, float *c, size_t n);
 
+/* One launch of variant v, as vector_add makes it, timed with two CUDA events on the default
+ * stream: *ms, the GPU's time from before the launch to after it. Waits for the launch.
+ * Returns LAB_OK (n = 0: nothing to launch, *ms = 0); LAB_EINVAL as vector_add does, and for
+ * a NULL ms; or the launch's error (LAB_EINVAL, LAB_ECUDA), with no event left behind. */
+int vector_add_timed(enum vector_add_variant v, struct gpu_buf a, struct gpu_buf b,
+                     struct gpu_buf c, size_t n, float *ms);
+
 /* reference.c: the CPU loop everything is checked against. */
 void vector_add_cpu(const float *a, const float *b, float *c, size_t n);
 
@@ -56,5 +63,8 @@ void vector_add_cpu(const float *a, const float *b, float *c, size_t n);
 int vector_add_launch(enum vector_add_variant v, const float *a, const float *b, float *c,
                       size_t n);
 int vector_add_round_trip(const float *a, const float *b, float *c, size_t n, float *d[3]);
+/* vector_add.cu, for launch.cu: one launch of variant v on valid arguments (n > 0), timed. */
+int vector_add_timed_launch(enum vector_add_variant v, const float *a, const float *b, float *c,
+                            size_t n, float *ms);
 #endif
 #endif

@@ -1,6 +1,6 @@
-/* lab00: hello from the GPU. Yours: the kernels, which work out where each thread is, and
- * their launches, which must report a shape the device refuses instead of going on as if
- * it had run. launch.cu checks the arguments first. */
+/* lab00: hello from the GPU. Yours: the kernels, which work out where each thread is, their
+ * launches, which must report a shape the device refuses instead of going on as if it had
+ * run, and the query of the device. launch.cu checks the arguments first. */
 #include <stdio.h>
 #include "check.h"
 #include "hello.h"
@@ -95,6 +95,36 @@ int hello_print_launch(dim3 grid, dim3 block)
     /* SOLUTION BEGIN: launch say_hello on grid x block, and check the launch. */
     say_hello<<<grid, block>>>();
     CUDA_TRY_LAUNCH();
+    /* SOLUTION END */
+    return LAB_OK;
+}
+
+/* The device's figures: most from cudaGetDeviceProperties, the two clocks from
+ * cudaDeviceGetAttribute (CUDA 13 took them out of cudaDeviceProp). Every call checked: a
+ * device number that does not exist is CUDA's to refuse, and the caller's to hear of. */
+int hello_query_device(int device, struct device_facts *out)
+{
+    cudaDeviceProp prop;
+    /* SOLUTION BEGIN: for HELLO_THIS_DEVICE, ask cudaGetDevice which device this thread uses;
+     * then cudaGetDeviceProperties(&prop, device) for the name, the compute capability (major,
+     * minor), multiProcessorCount, warpSize, maxThreadsPerBlock, sharedMemPerBlock,
+     * totalGlobalMem and memoryBusWidth, and cudaDeviceGetAttribute for the clocks
+     * (cudaDevAttrClockRate, cudaDevAttrMemoryClockRate). Fill every field of *out, and wrap
+     * every call in CUDA_TRY. */
+    if (device == HELLO_THIS_DEVICE)
+        CUDA_TRY(cudaGetDevice(&device));
+    CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+    CUDA_TRY(cudaDeviceGetAttribute(&out->sm_clock_khz, cudaDevAttrClockRate, device));
+    CUDA_TRY(cudaDeviceGetAttribute(&out->mem_clock_khz, cudaDevAttrMemoryClockRate, device));
+    snprintf(out->name, sizeof out->name, "%s", prop.name);
+    out->cc_major = prop.major;
+    out->cc_minor = prop.minor;
+    out->sms = prop.multiProcessorCount;
+    out->warp_size = prop.warpSize;
+    out->max_threads_per_block = prop.maxThreadsPerBlock;
+    out->smem_per_block = prop.sharedMemPerBlock;
+    out->global_bytes = prop.totalGlobalMem;
+    out->bus_width_bits = prop.memoryBusWidth;
     /* SOLUTION END */
     return LAB_OK;
 }

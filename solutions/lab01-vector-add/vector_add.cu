@@ -1,7 +1,8 @@
 /* lab01: vector addition, c = a + b. One line of arithmetic, so the lesson is all in how
  * threads are mapped onto elements and how fast the memory can feed them: every variant
  * moves 12 bytes per element (two loads, one store) and does one add. Yours: the kernels,
- * their grids and the round trip; launch.cu checks the arguments before any of them. */
+ * their grids, the round trip and the timing of one launch; launch.cu checks the arguments
+ * before any of them. */
 #include "check.h"
 #include "vector_add.h"
 
@@ -170,4 +171,32 @@ int vector_add_round_trip(const float *a, const float *b, float *c, size_t n, fl
     CUDA_TRY(cudaMemcpy(c, d[2], bytes, cudaMemcpyDeviceToHost));
     /* SOLUTION END */
     return LAB_OK;
+}
+
+/* One launch timed on the GPU's own clock: an event recorded on the stream before the launch,
+ * one after it. A launch returns before its kernel has run, so the host's clock around it
+ * times the launch call; the events time the GPU's work between them, once the host has
+ * waited for the stop (until then its time is not ready: cudaErrorNotReady). */
+int vector_add_timed_launch(enum vector_add_variant v, const float *a, const float *b, float *c,
+                            size_t n, float *ms)
+{
+    cudaEvent_t start, stop;
+    int status = LAB_OK;
+    /* SOLUTION BEGIN: create two events, start and stop (cudaEventCreate); record start on
+     * the default stream (cudaEventRecord(start, 0)), launch with vector_add_launch and keep
+     * its status in status, record stop; wait for stop (cudaEventSynchronize), then, if the
+     * launch went well, read cudaEventElapsedTime(ms, start, stop); destroy both events
+     * whatever the launch's status. Every CUDA call in CUDA_TRY. */
+    CUDA_TRY(cudaEventCreate(&start));
+    CUDA_TRY(cudaEventCreate(&stop));
+    CUDA_TRY(cudaEventRecord(start, 0));
+    status = vector_add_launch(v, a, b, c, n);
+    CUDA_TRY(cudaEventRecord(stop, 0));
+    CUDA_TRY(cudaEventSynchronize(stop));
+    if (status == LAB_OK)
+        CUDA_TRY(cudaEventElapsedTime(ms, start, stop));
+    CUDA_TRY(cudaEventDestroy(start));
+    CUDA_TRY(cudaEventDestroy(stop));
+    /* SOLUTION END */
+    return status;
 }

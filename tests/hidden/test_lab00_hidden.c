@@ -1,13 +1,16 @@
 /* lab00 hidden tests: run by `make grade` only, never shipped to students (make dist leaves
  * tests/hidden/ out). A test per variant: grids of tens of thousands of blocks along x (past
  * the 65535 that y and z allow, and past 2^16 in every 16-bit shortcut), and a buffer larger
- * than the launch, whose places past the last thread must stay as they were. Points and
+ * than the launch, whose places past the last thread must stay as they were; and the device
+ * query refusing numbers that no device has, INT_MAX, INT_MIN and below -1. Points and
  * visibility: tests/hidden/lab00.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 #include "lab.h"
 #include "testkit.h"
@@ -57,9 +60,31 @@ static void nothing_past_the_end(int v)
     check(v, grids[d], blocks[d], 1000);
 }
 
+/* Device numbers no machine has (INT_MAX) or below -1 (INT_MIN, -3: only HELLO_THIS_DEVICE
+ * names the current device) refused, and the figures the same after as before. */
+static void device_numbers(void)
+{
+    static const int none[] = {INT_MAX, INT_MIN, -3};
+    struct device_facts first, d;
+    memset(&first, 0, sizeof first);
+    assert_status(hello_query(0, &first), LAB_OK);
+    for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
+        testkit_case("hello_query(%d)", none[k]);
+        memset(&d, 0xff, sizeof d);
+        assert_status(hello_query(none[k], &d), LAB_ECUDA);
+    }
+    memset(&d, 0, sizeof d);
+    assert_status(hello_query(HELLO_THIS_DEVICE, &d), LAB_OK);
+    if (memcmp(&d, &first, sizeof d))
+        fail_msg("hello_query: other figures after the refused device numbers (%s, %d SMs) than "
+                 "before (%s, %d SMs)",
+                 d.name, d.sms, first.name, first.sms);
+}
+
 static const struct testkit_test tests[] = {
     TESTKIT_EACH(long_grids),
     TESTKIT_EACH(nothing_past_the_end),
+    TESTKIT_TEST(device_numbers),
 };
 
 TESTKIT_MAIN("lab00_hidden", tests, hello_variants, HELLO_VARIANTS)

@@ -1,9 +1,10 @@
 /* lab01 hidden tests: run by `make grade` only, never shipped to students (make dist leaves
  * tests/hidden/ out). They check promises the visible tests leave open: each variant writes
  * every c[i] for i < n and nothing past c[n - 1] (a test per variant, blind to the values,
- * which the visible tests check), the float4 kernel gets every tail length (n % 4 = 1, 2, 3) right, grid_2d
- * takes a matrix of more than 65535 rows, and every variant is right past 2^31 and 2^32
- * elements. Their points and visibility are in tests/hidden/lab01.txt. */
+ * which the visible tests check), the float4 kernel gets every tail length (n % 4 = 1, 2, 3)
+ * right, grid_2d takes a matrix of more than 65535 rows, every variant is right past 2^31 and
+ * 2^32 elements, and one launch of every variant is timed right with work still in flight
+ * before it. Their points and visibility are in tests/hidden/lab01.txt. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 #include "gpu.h"
 #include "lab.h"
@@ -202,10 +204,57 @@ static void past_2_32(int v)
     free(x);
 }
 
+/* vector_add_timed on every variant, each call while the launch before it (the same sum, not
+ * waited for) may still be running: the time above 0 and within the host's wait for the call,
+ * the sum right, and, where the CPU backend counts them, no event left alive and no work left
+ * to run. */
+static void timed_every_variant(void)
+{
+    const size_t n = 65537, bytes = n * sizeof(float);
+    float *a = malloc(bytes), *b = malloc(bytes), *got = malloc(bytes), *want = malloc(bytes);
+    struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
+    testkit_floats(a, n, -1e3f, 1e3f);
+    testkit_floats(b, n, -1e3f, 1e3f);
+    vector_add_cpu(a, b, want, n);
+    gpu_upload(da, a, bytes);
+    gpu_upload(db, b, bytes);
+    for (int v = 0; v < ADD_VARIANTS; v++) {
+        const char *name = vector_add_variants[v].name;
+        int64_t before[2], after[2];
+        struct timespec t0, t1;
+        float ms = -1;
+        double wall;
+        size_t bad;
+        testkit_case("vector_add_timed: %s, n = %zu, after a launch not waited for", name, n);
+        gpu_poison(dc);
+        assert_status(vector_add((enum vector_add_variant)v, da, db, dc, n), LAB_OK);
+        testkit_held(before);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        assert_status(vector_add_timed((enum vector_add_variant)v, da, db, dc, n, &ms), LAB_OK);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        testkit_held(after);
+        wall = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+        if (after[0] > before[0] || after[1] > 0)
+            fail_msg("%s: %lld events more alive after the call, %lld pieces of work left to run",
+                     name, (long long)(after[0] - before[0]), (long long)after[1]);
+        if (!(ms > 0) || ms > wall * 1.01 + 0.01)
+            fail_msg("%s: %g ms, for a call of %.3f ms on the host's clock", name, ms, wall);
+        gpu_download(got, dc, bytes);
+        if ((bad = lab_first_diff(got, want, n, sizeof(float))) < n)
+            fail_msg("%s: c[%zu] = %g, want %g", name, bad, got[bad], want[bad]);
+    }
+    gpu_free(&da);
+    gpu_free(&db);
+    gpu_free(&dc);
+    free(a);
+    free(b);
+    free(got);
+    free(want);
+}
+
 static const struct testkit_test tests[] = {
-    TESTKIT_EACH(writes_exactly_n),
-    TESTKIT_TEST(float4_tails),
-    TESTKIT_TEST(grid_2d_many_rows),
+    TESTKIT_EACH(writes_exactly_n),  TESTKIT_TEST(float4_tails),
+    TESTKIT_TEST(grid_2d_many_rows), TESTKIT_TEST(timed_every_variant),
 #ifdef BACKEND_CUDA
     TESTKIT_EACH(past_2_32),
 #else

@@ -16,6 +16,12 @@ extern "C" {
 unsigned long long cuda_cpu_basic_blocks(void);
 unsigned long long cuda_cpu_threads_launched(void);
 
+/* What the runtime holds for the program, for tests that it waited for the work it gave and gave
+   back what it made: the events created and not yet destroyed, and the pieces of device work
+   (launches, copies, memsets, events' records, host functions) given and not yet run. */
+unsigned long long cuda_cpu_events_alive(void);
+unsigned long long cuda_cpu_work_pending(void);
+
 /* cudaMalloc's twin for tests of sizes no CPU holds, past 2^32 elements: memory whose pages are
    mapped when first touched and read 0 until written, not poisoned, so that a buffer of 17 GB
    costs only the pages that the test and the blocks of its CUDA_CPU_WINDOW touch. cudaFree

@@ -1,4 +1,4 @@
-"""lab00 hello: where a thread sits in its block and grid."""
+"""lab00 hello: where a thread sits in its block and grid, and what the device is."""
 from catalogue import right, wrong
 
 FILE = "hello.cu"
@@ -51,6 +51,42 @@ WRONG = {
     # hello_print's launch not checked: a block z of 65 runs nothing and reports LAB_OK
     "print_unchecked": wrong([("    say_hello<<<grid, block>>>();\n    CUDA_TRY_LAUNCH();\n",
                                "    say_hello<<<grid, block>>>();\n")], ["hello_prints"]),
+    # HELLO_THIS_DEVICE passed on to CUDA as a device number: -1 is none, and CUDA says so
+    "this_device_unresolved": wrong([
+        ("    if (device == HELLO_THIS_DEVICE)\n        CUDA_TRY(cudaGetDevice(&device));\n", "")],
+        ["device_query"]),
+    # the device asked for ignored, the current one queried whatever the number
+    "device_ignored": wrong([
+        ("    if (device == HELLO_THIS_DEVICE)\n        CUDA_TRY(cudaGetDevice(&device));\n",
+         "    CUDA_TRY(cudaGetDevice(&device));\n")], ["device_query_refused"]),
+    # the calls unchecked: a device that does not exist answers LAB_OK with figures of nothing
+    "query_unchecked": wrong([
+        ("    CUDA_TRY(cudaGetDeviceProperties(&prop, device));\n"
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->sm_clock_khz, cudaDevAttrClockRate, device));\n"
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->mem_clock_khz, cudaDevAttrMemoryClockRate, "
+         "device));\n",
+         "    cudaGetDeviceProperties(&prop, device);\n"
+         "    cudaDeviceGetAttribute(&out->sm_clock_khz, cudaDevAttrClockRate, device);\n"
+         "    cudaDeviceGetAttribute(&out->mem_clock_khz, cudaDevAttrMemoryClockRate, device);\n")],
+        ["device_query_refused"]),
+    # the two clocks swapped (both attributes end in ClockRate)
+    "clocks_swapped": wrong([
+        ("cudaDeviceGetAttribute(&out->sm_clock_khz, cudaDevAttrClockRate, device)",
+         "cudaDeviceGetAttribute(&out->sm_clock_khz, cudaDevAttrMemoryClockRate, device)"),
+        ("cudaDeviceGetAttribute(&out->mem_clock_khz, cudaDevAttrMemoryClockRate, device)",
+         "cudaDeviceGetAttribute(&out->mem_clock_khz, cudaDevAttrClockRate, device)")],
+        ["device_query"]),
+    # a field forgotten: the bus width stays what the struct held (the test's poison)
+    "bus_width_unset": wrong([("    out->bus_width_bits = prop.memoryBusWidth;\n", "")],
+                             ["device_query"]),
+    # the shared memory of an SM for a block's
+    "smem_per_sm": wrong([("    out->smem_per_block = prop.sharedMemPerBlock;",
+                           "    out->smem_per_block = prop.sharedMemPerMultiprocessor;")],
+                         ["device_query"]),
+    # the threads an SM holds for the threads a block may have
+    "threads_per_sm": wrong([
+        ("    out->max_threads_per_block = prop.maxThreadsPerBlock;",
+         "    out->max_threads_per_block = prop.maxThreadsPerMultiProcessor;")], ["device_query"]),
 }
 
 RIGHT = {
@@ -75,4 +111,28 @@ RIGHT = {
          "    if (err != cudaSuccess)\n"
          "        return cuda_report(err, \"say_hello\", __FILE__, __LINE__);\n")],
         ["hello_prints"]),
+    # every int figure by cudaDeviceGetAttribute, the name and the sizes from the properties
+    "attributes": right([
+        ("    out->cc_major = prop.major;\n    out->cc_minor = prop.minor;\n"
+         "    out->sms = prop.multiProcessorCount;\n    out->warp_size = prop.warpSize;\n"
+         "    out->max_threads_per_block = prop.maxThreadsPerBlock;\n",
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->cc_major, cudaDevAttrComputeCapabilityMajor, "
+         "device));\n"
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->cc_minor, cudaDevAttrComputeCapabilityMinor, "
+         "device));\n"
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->sms, cudaDevAttrMultiProcessorCount, "
+         "device));\n"
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->warp_size, cudaDevAttrWarpSize, device));\n"
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->max_threads_per_block, "
+         "cudaDevAttrMaxThreadsPerBlock, device));\n"),
+        ("    out->bus_width_bits = prop.memoryBusWidth;",
+         "    CUDA_TRY(cudaDeviceGetAttribute(&out->bus_width_bits, "
+         "cudaDevAttrGlobalMemoryBusWidth, device));")],
+        ["device_query", "device_query_refused"]),
+    # the name copied whole with memcpy (both arrays are 256 chars, the end included)
+    "name_memcpy": right([
+        ("#include <stdio.h>\n", "#include <stdio.h>\n#include <string.h>\n"),
+        ("    snprintf(out->name, sizeof out->name, \"%s\", prop.name);",
+         "    memcpy(out->name, prop.name, sizeof out->name);")],
+        ["device_query"]),
 }

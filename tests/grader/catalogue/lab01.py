@@ -1,4 +1,4 @@
-"""lab01 vector add: indices, bounds, grid-stride loops, 2D grids, vector loads."""
+"""lab01 vector add: indices, bounds, grid-stride loops, 2D grids, vector loads, event timing."""
 from catalogue import right, wrong
 
 FILE = "vector_add.cu"
@@ -88,6 +88,44 @@ WRONG = {
     "float4_tail_start": wrong([("    for (size_t i = n / 4 * 4 + first; i < n; i += stride)",
                                  "    for (size_t i = n / 4 + first; i < n; i += stride)")],
                                ["past_2_32.grid_stride_float4", "float4_tails"]),
+    # the stop event read without waiting for it: the launch and the records have not run, and
+    # cudaEventElapsedTime says cudaErrorNotReady (on a GPU, for all but the shortest kernels)
+    "no_event_sync": wrong([("    CUDA_TRY(cudaEventSynchronize(stop));\n", "")],
+                           ["timed_launch"],
+                           line="        CUDA_TRY(cudaEventElapsedTime(ms, start, stop));"),
+    # the wait on the start event: the stop is still to come, its time not ready
+    "sync_on_start": wrong([("    CUDA_TRY(cudaEventSynchronize(stop));",
+                             "    CUDA_TRY(cudaEventSynchronize(start));")], ["timed_launch"]),
+    # the elapsed time asked from stop to start: a negative time
+    "start_stop_swapped": wrong([("CUDA_TRY(cudaEventElapsedTime(ms, start, stop))",
+                                  "CUDA_TRY(cudaEventElapsedTime(ms, stop, start))")],
+                                 ["timed_launch"]),
+    # the stop recorded before the launch: the events time nothing, and the kernel is still to
+    # run when the call returns
+    "stop_before_launch": wrong([
+        ("    status = vector_add_launch(v, a, b, c, n);\n"
+         "    CUDA_TRY(cudaEventRecord(stop, 0));\n",
+         "    CUDA_TRY(cudaEventRecord(stop, 0));\n"
+         "    status = vector_add_launch(v, a, b, c, n);\n")],
+        ["timed_launch"]),
+    # the events never destroyed: two leak at every call
+    "events_leak": wrong([
+        ("    CUDA_TRY(cudaEventDestroy(start));\n    CUDA_TRY(cudaEventDestroy(stop));\n", "")],
+        ["timed_launch"]),
+    # a failed launch returned at once: its error comes back, the two events leak
+    "early_return_leaks": wrong([
+        ("    status = vector_add_launch(v, a, b, c, n);\n",
+         "    status = vector_add_launch(v, a, b, c, n);\n    if (status != LAB_OK)\n"
+         "        return status;\n")], ["timed_launch_errors"]),
+    # the launch's status dropped: a refused launch reports LAB_OK and a time
+    "launch_status_dropped": wrong([("    status = vector_add_launch(v, a, b, c, n);",
+                                     "    vector_add_launch(v, a, b, c, n);")],
+                                   ["timed_launch_errors"]),
+    # the time taken for seconds and made milliseconds: a thousand times the call's own length
+    "seconds_to_ms": wrong([
+        ("        CUDA_TRY(cudaEventElapsedTime(ms, start, stop));\n",
+         "        CUDA_TRY(cudaEventElapsedTime(ms, start, stop));\n    *ms *= 1000;\n")],
+        ["timed_launch"]),
 }
 
 RIGHT = {
@@ -114,4 +152,21 @@ RIGHT = {
          "    if ((status = vector_add_launch(ADD_GRID_STRIDE, d[0], d[1], d[2], n)) != LAB_OK)\n"
          "        return status;\n")],
         ["host_round_trip"]),
+    # the whole device waited for instead of the stop event: the stop is done too
+    "device_synchronize": right([("    CUDA_TRY(cudaEventSynchronize(stop));",
+                                  "    CUDA_TRY(cudaDeviceSynchronize());")],
+                                ["timed_launch", "timed_launch_errors", "timed_every_variant"]),
+    # the stop polled with cudaEventQuery until it is no longer cudaErrorNotReady
+    "query_loop": right([
+        ("    CUDA_TRY(cudaEventSynchronize(stop));",
+         "    cudaError_t ready;\n    while ((ready = cudaEventQuery(stop)) == cudaErrorNotReady)\n"
+         "        ;\n    CUDA_TRY(ready);")],
+        ["timed_launch", "timed_launch_errors", "timed_every_variant"]),
+    # the launch's error returned after the events are destroyed, by a branch of its own
+    "error_branch": right([
+        ("    status = vector_add_launch(v, a, b, c, n);\n",
+         "    status = vector_add_launch(v, a, b, c, n);\n    if (status != LAB_OK) {\n"
+         "        CUDA_TRY(cudaEventDestroy(start));\n        CUDA_TRY(cudaEventDestroy(stop));\n"
+         "        return status;\n    }\n")],
+        ["timed_launch", "timed_launch_errors", "timed_every_variant"]),
 }
