@@ -19,6 +19,7 @@
 #include "lab.h"
 #include "testkit.h"
 #include "vector_add.h"
+#include "test_lab01_buffers.h"
 
 /* Around a block (256) and a warp; 65537, 1000003 and 2^24 + 1 end in a ragged last row of
  * grid_2d's matrix (rows of 1024) and a partly idle last block of every 1D grid. */
@@ -28,62 +29,36 @@ static const size_t sizes[] = {0, 1, 31, 33, 65537, 1000003, (1u << 24) + 1};
 static void sum_matches(int v)
 {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-        size_t n = sizes[s], bytes = n * sizeof(float);
+        size_t n = sizes[s];
         if (n > testkit_max_size())
             continue;
-        float *a = malloc(bytes + 1), *b = malloc(bytes + 1), *got = malloc(bytes + 1),
-              *want = malloc(bytes + 1);
-        struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
-        testkit_floats(a, n, -1e3f, 1e3f);
-        testkit_floats(b, n, -1e3f, 1e3f);
-        vector_add_cpu(a, b, want, n);
-        gpu_upload(da, a, bytes);
-        gpu_upload(db, b, bytes);
+        struct lab01_bufs t = lab01_bufs_new(n, LAB01_DEVICE);
         for (int o = 0; o < testkit_orders(n); o++) {
-            size_t bad;
             testkit_set_order(o);
             testkit_case("%s, n = %zu, order %s", vector_add_variants[v].name, n,
                          testkit_order_name(o));
-            gpu_poison(dc);
-            assert_status(vector_add((enum vector_add_variant)v, da, db, dc, n), LAB_OK);
+            gpu_poison(t.dc);
+            assert_status(vector_add((enum vector_add_variant)v, t.da, t.db, t.dc, n), LAB_OK);
             gpu_sync();
-            gpu_download(got, dc, bytes);
-            bad = lab_first_diff(got, want, n, sizeof(float));
-            if (bad < n)
-                fail_msg("%s, n = %zu, order %s: c[%zu] = %g, want %g", vector_add_variants[v].name,
-                         n, testkit_order_name(o), bad, got[bad], want[bad]);
+            lab01_check(&t, NULL, "%s, n = %zu, order %s", vector_add_variants[v].name, n,
+                        testkit_order_name(o));
         }
-        gpu_free(&da);
-        gpu_free(&db);
-        gpu_free(&dc);
-        free(a);
-        free(b);
-        free(got);
-        free(want);
+        lab01_bufs_free(&t);
     }
 }
 
 static void host_round_trip(void)
 {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-        size_t n = sizes[s], bad;
+        size_t n = sizes[s];
         if (n > testkit_max_size())
             continue;
-        float *a = malloc(n * sizeof(float) + 1), *b = malloc(n * sizeof(float) + 1),
-              *got = malloc(n * sizeof(float) + 1), *want = malloc(n * sizeof(float) + 1);
-        testkit_floats(a, n, -1e3f, 1e3f);
-        testkit_floats(b, n, -1e3f, 1e3f);
-        testkit_floats(got, n, 1e30f, 1e31f); /* poison: no sum of inputs is this large */
-        vector_add_cpu(a, b, want, n);
+        struct lab01_bufs t = lab01_bufs_new(n, LAB01_HOST);
+        testkit_floats(t.got, n, 1e30f, 1e31f); /* poison: no sum of inputs is this large */
         testkit_case("vector_add_host, n = %zu", n);
-        assert_status(vector_add_host(a, b, got, n), LAB_OK);
-        bad = lab_first_diff(got, want, n, sizeof(float));
-        if (bad < n)
-            fail_msg("n = %zu: c[%zu] = %g, want %g", n, bad, got[bad], want[bad]);
-        free(a);
-        free(b);
-        free(got);
-        free(want);
+        assert_status(vector_add_host(t.a, t.b, t.got, n), LAB_OK);
+        lab01_check(&t, NULL, "n = %zu", n);
+        lab01_bufs_free(&t);
     }
 }
 
@@ -121,9 +96,7 @@ enum { CEILING_N = 1 << 24 };
  * run when it returns. */
 static void timed_case(int v, size_t n)
 {
-    size_t bytes = n * sizeof(float), bad;
-    float *a = malloc(bytes), *b = malloc(bytes), *got = malloc(bytes), *want = malloc(bytes);
-    struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
+    struct lab01_bufs t = lab01_bufs_new(n, LAB01_DEVICE);
     const char *name = vector_add_variants[v].name;
     int64_t before[2], after[2];
     struct gpu_info d;
@@ -131,18 +104,13 @@ static void timed_case(int v, size_t n)
     float ms = -1; /* the poison: a time is above 0 */
     double wall;
     int status;
-    testkit_floats(a, n, -1e3f, 1e3f);
-    testkit_floats(b, n, -1e3f, 1e3f);
-    vector_add_cpu(a, b, want, n);
-    gpu_upload(da, a, bytes);
-    gpu_upload(db, b, bytes);
-    gpu_poison(dc);
+    gpu_poison(t.dc);
     gpu_sync();
     snprintf(what, sizeof what, "%s, n = %zu", name, n);
     testkit_case("vector_add_timed: %s", what);
     testkit_held(before);
     wall = now_ms();
-    status = vector_add_timed((enum vector_add_variant)v, da, db, dc, n, &ms);
+    status = vector_add_timed((enum vector_add_variant)v, t.da, t.db, t.dc, n, &ms);
     wall = now_ms() - wall;
     testkit_held(after);
     assert_status(status, LAB_OK);
@@ -160,17 +128,8 @@ static void timed_case(int v, size_t n)
         fail_msg("%s: %g ms is %.0f GB/s, over twice the memory's ceiling (%.0f GB/s): is the "
                  "stop event recorded after the launch?",
                  what, ms, 12.0 * n / (ms * 1e6), d.peak_gbs);
-    gpu_download(got, dc, bytes);
-    if ((bad = lab_first_diff(got, want, n, sizeof(float))) < n)
-        fail_msg("%s: c[%zu] = %g, want %g: the launch timed must add", what, bad, got[bad],
-                 want[bad]);
-    gpu_free(&da);
-    gpu_free(&db);
-    gpu_free(&dc);
-    free(a);
-    free(b);
-    free(got);
-    free(want);
+    lab01_check(&t, "the launch timed must add", "%s", what);
+    lab01_bufs_free(&t);
 }
 
 /* Two variants, one thread per element and the float4 loop, on one element, an awkward size
@@ -237,35 +196,18 @@ static const double WORK_FACTOR = 8;
 /* Variant v on n random elements, checked; *work and *threads: what its launch counted. */
 static void add_counted(int v, size_t n, uint64_t *work, uint64_t *threads)
 {
-    size_t bytes = n * sizeof(float), bad;
-    float *a = malloc(bytes), *b = malloc(bytes), *got = malloc(bytes), *want = malloc(bytes);
-    struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
+    struct lab01_bufs t = lab01_bufs_new(n, LAB01_DEVICE);
     int status;
-    testkit_floats(a, n, -1e3f, 1e3f);
-    testkit_floats(b, n, -1e3f, 1e3f);
-    vector_add_cpu(a, b, want, n);
-    gpu_upload(da, a, bytes);
-    gpu_upload(db, b, bytes);
     testkit_setenv("CUDA_CPU_SMS", WORK_SMS);
     testkit_work_begin();
-    status = vector_add((enum vector_add_variant)v, da, db, dc, n);
+    status = vector_add((enum vector_add_variant)v, t.da, t.db, t.dc, n);
     gpu_sync();
     testkit_setenv("CUDA_CPU_SMS", NULL);
     *work = testkit_work();
     *threads = testkit_work_threads();
     assert_status(status, LAB_OK);
-    gpu_download(got, dc, bytes);
-    bad = lab_first_diff(got, want, n, sizeof(float));
-    if (bad < n)
-        fail_msg("%s, n = %zu: c[%zu] = %g, want %g", vector_add_variants[v].name, n, bad, got[bad],
-                 want[bad]);
-    gpu_free(&da);
-    gpu_free(&db);
-    gpu_free(&dc);
-    free(a);
-    free(b);
-    free(got);
-    free(want);
+    lab01_check(&t, NULL, "%s, n = %zu", vector_add_variants[v].name, n);
+    lab01_bufs_free(&t);
 }
 
 static void work_in_proportion(int v)

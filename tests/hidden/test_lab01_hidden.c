@@ -18,6 +18,7 @@
 #include "lab.h"
 #include "testkit.h"
 #include "vector_add.h"
+#include "../test_lab01_buffers.h"
 
 /* Adds n elements into a buffer of n + SPARE and checks the untouched spare, and the sum
  * when asked (else only that each of the n elements was written: no longer the poison). */
@@ -34,23 +35,18 @@ static size_t first_unwritten(const float *got, size_t n)
 
 static void check_sum_and_spare(enum vector_add_variant v, size_t n, int check_sum)
 {
-    size_t cap = n + SPARE, bytes = cap * sizeof(float), bad;
-    float *a = malloc(bytes), *b = malloc(bytes), *got = malloc(bytes), *want = malloc(bytes);
-    struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
-    testkit_floats(a, cap, -1e3f, 1e3f);
-    testkit_floats(b, cap, -1e3f, 1e3f);
-    vector_add_cpu(a, b, want, n);
+    size_t cap = n + SPARE, bad;
+    struct lab01_bufs t = lab01_bufs_new(cap, LAB01_DEVICE); /* want: the sum of all cap */
+    float *got = t.got, *want = t.want;
     memset(want + n, 0xFF, SPARE * sizeof(float)); /* the poison gpu_poison writes */
-    gpu_upload(da, a, bytes);
-    gpu_upload(db, b, bytes);
     for (int o = 0; o < testkit_orders(n); o++) {
         testkit_set_order(o);
         testkit_case("%s, n = %zu, order %s", vector_add_variants[v].name, n,
                      testkit_order_name(o));
-        gpu_poison(dc);
-        assert_status(vector_add(v, da, db, dc, n), LAB_OK);
+        gpu_poison(t.dc);
+        assert_status(vector_add(v, t.da, t.db, t.dc, n), LAB_OK);
         gpu_sync();
-        gpu_download(got, dc, bytes);
+        gpu_download(got, t.dc, t.bytes);
         bad = check_sum ? lab_first_diff(got, want, cap, sizeof(float)) : first_unwritten(got, n);
         if (bad < n && check_sum)
             fail_msg("%s, n = %zu, order %s: c[%zu] = %g, want %g", vector_add_variants[v].name, n,
@@ -64,13 +60,7 @@ static void check_sum_and_spare(enum vector_add_variant v, size_t n, int check_s
             fail_msg("%s, n = %zu, order %s: c[%zu] was written, past the n elements asked for",
                      vector_add_variants[v].name, n, testkit_order_name(o), bad);
     }
-    gpu_free(&da);
-    gpu_free(&db);
-    gpu_free(&dc);
-    free(a);
-    free(b);
-    free(got);
-    free(want);
+    lab01_bufs_free(&t);
 }
 
 static void writes_exactly_n(int v)
@@ -94,31 +84,19 @@ static void float4_tails(void)
  * Under the race checker (2^15 elements at most) the largest size it allows. */
 static void grid_2d_many_rows(void)
 {
-    size_t n = 65535 * (size_t)1024 + 1, bytes, bad;
+    size_t n = 65535 * (size_t)1024 + 1, bad;
     if (n > testkit_max_size())
         n = testkit_max_size() + 1;
-    bytes = n * sizeof(float);
-    float *a = malloc(bytes), *b = malloc(bytes);
-    struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
-    testkit_floats(a, n, -1e3f, 1e3f);
-    testkit_floats(b, n, -1e3f, 1e3f);
-    gpu_upload(da, a, bytes);
-    gpu_upload(db, b, bytes);
-    vector_add_cpu(a, b, a, n); /* a becomes the sum, b the result read back */
+    struct lab01_bufs t = lab01_bufs_new(n, LAB01_DEVICE_IN_PLACE); /* want is a, got is b */
     testkit_set_order(0);
     testkit_case("grid_2d, n = %zu, order %s", n, testkit_order_name(0));
-    assert_status(vector_add(ADD_GRID_2D, da, db, dc, n), LAB_OK);
+    assert_status(vector_add(ADD_GRID_2D, t.da, t.db, t.dc, n), LAB_OK);
     gpu_sync();
-    gpu_download(b, dc, bytes);
-    bad = lab_first_diff(b, a, n, sizeof(float));
+    bad = lab01_first_wrong(&t);
     if (bad < n)
         fail_msg("grid_2d, n = %zu, order %s: c[%zu] (row %zu) = %g, want %g", n,
-                 testkit_order_name(0), bad, bad / 1024, b[bad], a[bad]);
-    gpu_free(&da);
-    gpu_free(&db);
-    gpu_free(&dc);
-    free(a);
-    free(b);
+                 testkit_order_name(0), bad, bad / 1024, t.got[bad], t.want[bad]);
+    lab01_bufs_free(&t);
 }
 
 /* Past 2^31 and 2^32 elements, where an index computed in int or unsigned wraps: c = a + a in
@@ -210,27 +188,21 @@ static void past_2_32(int v)
  * to run. */
 static void timed_every_variant(void)
 {
-    const size_t n = 65537, bytes = n * sizeof(float);
-    float *a = malloc(bytes), *b = malloc(bytes), *got = malloc(bytes), *want = malloc(bytes);
-    struct gpu_buf da = gpu_alloc(bytes), db = gpu_alloc(bytes), dc = gpu_alloc(bytes);
-    testkit_floats(a, n, -1e3f, 1e3f);
-    testkit_floats(b, n, -1e3f, 1e3f);
-    vector_add_cpu(a, b, want, n);
-    gpu_upload(da, a, bytes);
-    gpu_upload(db, b, bytes);
+    const size_t n = 65537;
+    struct lab01_bufs t = lab01_bufs_new(n, LAB01_DEVICE);
     for (int v = 0; v < ADD_VARIANTS; v++) {
         const char *name = vector_add_variants[v].name;
         int64_t before[2], after[2];
         struct timespec t0, t1;
         float ms = -1;
         double wall;
-        size_t bad;
         testkit_case("vector_add_timed: %s, n = %zu, after a launch not waited for", name, n);
-        gpu_poison(dc);
-        assert_status(vector_add((enum vector_add_variant)v, da, db, dc, n), LAB_OK);
+        gpu_poison(t.dc);
+        assert_status(vector_add((enum vector_add_variant)v, t.da, t.db, t.dc, n), LAB_OK);
         testkit_held(before);
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        assert_status(vector_add_timed((enum vector_add_variant)v, da, db, dc, n, &ms), LAB_OK);
+        assert_status(vector_add_timed((enum vector_add_variant)v, t.da, t.db, t.dc, n, &ms),
+                      LAB_OK);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         testkit_held(after);
         wall = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
@@ -239,17 +211,9 @@ static void timed_every_variant(void)
                      name, (long long)(after[0] - before[0]), (long long)after[1]);
         if (!(ms > 0) || ms > wall * 1.01 + 0.01)
             fail_msg("%s: %g ms, for a call of %.3f ms on the host's clock", name, ms, wall);
-        gpu_download(got, dc, bytes);
-        if ((bad = lab_first_diff(got, want, n, sizeof(float))) < n)
-            fail_msg("%s: c[%zu] = %g, want %g", name, bad, got[bad], want[bad]);
+        lab01_check(&t, NULL, "%s", name);
     }
-    gpu_free(&da);
-    gpu_free(&db);
-    gpu_free(&dc);
-    free(a);
-    free(b);
-    free(got);
-    free(want);
+    lab01_bufs_free(&t);
 }
 
 static const struct testkit_test tests[] = {
