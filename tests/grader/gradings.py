@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import helpers  # noqa: E402  (first: it puts common/grade on the path)
 import grade  # noqa: E402  (the module under test)
 from broken import FIXTURES  # noqa: E402
-from helpers import ROOT, clean_env, judge_names, read, run_grader, work_tests  # noqa: E402
+from helpers import (ROOT, clean_env, cpu_only_tests, judge_names, read,  # noqa: E402
+                     run_grader, work_tests)
 
 
 def by_name(results):
@@ -167,8 +168,10 @@ class Crash(GradingBase):
                                      "lab01 hidden/writes_exactly_n.grid_stride_float4",
                                      "lab01 hidden/float4_tails", "lab01 hidden/grid_2d_many_rows",
                                      "lab01 hidden/past_2_32.grid_2d",
-                                     "lab01 hidden/past_2_32.grid_stride_float4"}
-                                    | work_tests("grid_2d", "grid_stride_float4"), "crashed")
+                                     "lab01 hidden/past_2_32.grid_stride_float4",
+                                     "lab01 timed_launch", "lab01 hidden/timed_every_variant"}
+                                    | work_tests("grid_2d", "grid_stride_float4")
+                                    | cpu_only_tests("timed_launch_errors"), "crashed")
 
     def test_signals_named_with_the_line(self):
         """AddressSanitizer names the bad write's line; an abort is named as a signal."""
