@@ -506,10 +506,14 @@ def make(args, tree, targets, log_path, race=False, ids=None, uid=None, backend=
             "SOLUTION=", "SANITIZE=%d" % sanitized(args, backend)] + args.make_var +
            (["RACECHECK=1"] if race else []) + list(targets))
     jail = sandbox.Jail(rw=[tree], tmp_bytes=jail_bytes(args)) if uid is not None else None
+    start = time.monotonic()
     rc, timed_out, _, exceeded = run_limited(
         args, cmd, tree, plain_env(tree, {"TMPDIR": "/tmp"} if wall.jailed(jail) else {}),
         args.build_timeout, log_path, ids, uid, file_bytes=BUILD_FILE_LIMIT,
         procs=max(args.procs, 4 * args.jobs + 64), jail=jail)
+    if TRACE:
+        print("trace: make %s %.1f s" % (" ".join(targets), time.monotonic() - start),
+              file=sys.stderr, flush=True)
     log = tail(log_path, 12000).replace(tree + os.sep, "")
     if timed_out:
         return False, log + "\n(the build did not finish within %.0f s)" % args.build_timeout
