@@ -74,6 +74,7 @@ int main(void)
         cmocka_unit_test(test_stream_events),
         cmocka_unit_test(test_bad_launch),
         cmocka_unit_test(test_device),
+        cmocka_unit_test(test_occupancy),
         cmocka_unit_test(test_poison),
         cmocka_unit_test(test_missing_barrier),
         cmocka_unit_test(test_bad_schedule),

@@ -32,6 +32,7 @@ int tk_stream(int *host, int n, float *ms);
 int tk_bad_launch(int which, int *cleared);
 int tk_device(long long *out);
 int tk_sms(void);
+int tk_occupancy(int *out);
 int tk_missing_barrier(int *data, int n);
 int tk_wrong(int which, int lines[2]);
 int tk_oob_line(void);
@@ -93,6 +94,7 @@ void test_constants(void **state);
 void test_stream_events(void **state);
 void test_bad_launch(void **state);
 void test_device(void **state);
+void test_occupancy(void **state);
 void test_pitched(void **state);
 void test_host_side(void **state);
 /* test_cpu_backend_textures.c */

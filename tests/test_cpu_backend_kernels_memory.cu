@@ -269,6 +269,24 @@ extern "C" int tk_device(long long *out)
     return 0;
 }
 
+/* The occupancy API and dynamic shared memory, for a kernel of its own (no other test raises
+ * its limit): out[0] blocks of 256 threads without shared memory, out[1] with 80 KiB before
+ * cudaFuncSetAttribute allows it, out[2] after. */
+__global__ void occupy(int *data)
+{
+    if (data)
+        data[threadIdx.x] = 0;
+}
+
+extern "C" int tk_occupancy(int *out)
+{
+    TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out[0], occupy, 256, 0));
+    TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out[1], occupy, 256, 80 << 10));
+    TRY(cudaFuncSetAttribute(occupy, cudaFuncAttributeMaxDynamicSharedMemorySize, 80 << 10));
+    TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out[2], occupy, 256, 80 << 10));
+    return 0;
+}
+
 /* ------------------------------------------------------------------ more of the runtime API */
 /* Pitched rows, with a few intrinsics whose results are exact on a GPU too. */
 __global__ void pitched(int *p, size_t pitch, int w)

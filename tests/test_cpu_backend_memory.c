@@ -165,6 +165,22 @@ void test_device(void **state)
     }
 }
 
+/* 256 threads a block: 8 blocks fill an SM's 2048 threads (the CPU backend counts nothing
+ * else). 80 KiB of dynamic shared memory is more than a launch may ask for until the kernel
+ * asks for it: no block fits, then one does (here, one in the 96 KiB of an SM; an H100 fits 2). */
+void test_occupancy(void **state)
+{
+    (void)state;
+    int blocks[3];
+    assert_int_equal(tk_occupancy(blocks), 0);
+    assert_int_equal(blocks[1], 0);
+    assert_true(blocks[2] >= 1 && blocks[2] <= blocks[0]);
+    if (tk_is_cpu()) {
+        assert_int_equal(blocks[0], 8);
+        assert_int_equal(blocks[2], 1);
+    }
+}
+
 /* ------------------------------------------------------------------ more of the runtime API */
 void test_pitched(void **state)
 {

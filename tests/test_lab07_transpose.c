@@ -2,11 +2,15 @@
  * moves elements), on square, rectangular, 1 x N, N x 1 and odd shapes that leave partial
  * tiles on every side, with fresh random data and a poisoned output; per variant, transposing
  * twice gives the input back and unaligned buffers take the scalar paths; bad arguments return
- * LAB_EINVAL. */
+ * LAB_EINVAL. The occupancy step: blocks per SM and the fraction of an SM's threads against
+ * the CPU backend's occupancy calculator (on a GPU, what is possible), and tiled_padded with
+ * unused dynamic shared memory still transposing. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -217,8 +221,149 @@ static void args_rejected(void)
     gpu_free(&c);
 }
 
+/* ------------------------------------------------------------- occupancy, measured */
+
+enum { PADDED_THREADS = TILE * BLOCK_ROWS };
+
+/* The occupancy of v's kernel at threads and extra, which must be LAB_OK, with its fraction
+ * of the SM's threads; on the CPU backend also the blocks its model counts (want; -1: any),
+ * and anywhere no more than the SM's threads and shared memory allow. */
+static struct transpose_occupancy occupancy_of(int v, unsigned threads, size_t extra, int want)
+{
+    struct transpose_occupancy occ = {-1, -1.0};
+    struct gpu_info gpu;
+    unsigned warps = (threads + 31) / 32;
+    const char *name = transpose_variants[v].name;
+    assert_status(gpu_query(&gpu), LAB_OK);
+    testkit_case("transpose_occupancy(%s, %u threads, %zu extra bytes)", name, threads, extra);
+    assert_status(transpose_occupancy((enum transpose_variant)v, threads, extra, &occ), LAB_OK);
+#ifdef BACKEND_CPU
+    if (want >= 0 && occ.blocks != want)
+        fail_msg("%s, %u threads, %zu extra bytes: %d blocks per SM, where the CPU backend's "
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor says %d",
+                 name, threads, extra, occ.blocks, want);
+#else
+    (void)want;
+#endif
+    if (occ.blocks < 1 || occ.blocks * warps * 32 > (unsigned)gpu.max_threads_per_sm ||
+        (extra && occ.blocks * extra > gpu.smem_per_sm))
+        fail_msg("%s, %u threads, %zu extra bytes: %d blocks per SM cannot be (an SM has %d "
+                 "threads and %zu bytes of shared memory)",
+                 name, threads, extra, occ.blocks, gpu.max_threads_per_sm, gpu.smem_per_sm);
+    if (fabs(occ.fraction - (double)occ.blocks * threads / gpu.max_threads_per_sm) > 1e-12)
+        fail_msg("%s, %u threads, %zu extra bytes: occupancy %g for %d blocks, not their %d "
+                 "threads over the SM's %d",
+                 name, threads, extra, occ.fraction, occ.blocks, occ.blocks * threads,
+                 gpu.max_threads_per_sm);
+    return occ;
+}
+
+/* tiled_padded's 256 threads fill the 2048 of the CPU backend's SM with 8 blocks; dynamic
+ * shared memory leaves fewer (its SM has 96 KiB: 2 blocks of 40000 bytes, 1 of 64 KiB, which
+ * is past the 48 KiB a kernel has unless it asks). A warp a block: 32 blocks, half the
+ * threads; 48 threads take 2 warps' room. On a GPU, the counts must be possible and shrink
+ * as the bytes grow. Runs first: nothing else in this process has raised the limit. */
+static void occupancy(void)
+{
+    size_t most;
+    int none = TR_TILED_PADDED;
+    struct transpose_occupancy a = occupancy_of(none, PADDED_THREADS, 0, 8);
+    struct transpose_occupancy b = occupancy_of(none, PADDED_THREADS, 40000, 2);
+    struct transpose_occupancy c = occupancy_of(none, PADDED_THREADS, 64 << 10, 1);
+    if (b.blocks > a.blocks || c.blocks > b.blocks)
+        fail_msg("tiled_padded: %d, %d and %d blocks per SM with 0, 40000 and 65536 extra bytes: "
+                 "more shared memory cannot fit more blocks",
+                 a.blocks, b.blocks, c.blocks);
+    occupancy_of(none, 32, 0, 32);
+    occupancy_of(none, 48, 0, 32);
+    occupancy_of(TR_SHUFFLE, PADDED_THREADS, 0, 8);
+    occupancy_of(TR_TILED_64, TILE * WIDE_ROWS, 0, 4);
+    assert_status(transpose_extra_most(TR_TILED_PADDED, &most), LAB_OK);
+    occupancy_of(none, PADDED_THREADS, most, 1); /* the most a block can have: one block */
+}
+
+static void occupancy_args(void)
+{
+    struct transpose_occupancy occ;
+    size_t most;
+    assert_status(transpose_extra_most(TR_TILED_PADDED, &most), LAB_OK);
+    assert_status(transpose_occupancy(TR_TILED_PADDED, PADDED_THREADS, 0, NULL), LAB_EINVAL);
+    assert_status(transpose_occupancy(TR_TILED_PADDED, 0, 0, &occ), LAB_EINVAL);
+    assert_status(transpose_occupancy(TR_VARIANTS, PADDED_THREADS, 0, &occ), LAB_EINVAL);
+    assert_status(transpose_occupancy(TR_TILED_PADDED, PADDED_THREADS, most + 1, &occ), LAB_EINVAL);
+    assert_status(transpose_occupancy(TR_TILED_PADDED, 2048, 0, &occ), LAB_EINVAL);
+}
+
+/* Given: the most a block can have besides tiled_padded's tile, and the bad arguments. */
+static void extra_most(void)
+{
+    struct gpu_info gpu;
+    size_t most = 0;
+    assert_status(gpu_query(&gpu), LAB_OK);
+    assert_status(transpose_extra_most(TR_TILED_PADDED, &most), LAB_OK);
+#ifdef BACKEND_CPU
+    assert_int_equal(most, 96 << 10); /* its opt-in limit; static memory is not counted */
+#endif
+    assert_true(most > gpu.smem_per_block / 2 && most <= gpu.smem_per_sm);
+    assert_status(transpose_extra_most(TR_TILED_PADDED, NULL), LAB_EINVAL);
+    assert_status(transpose_extra_most(TR_VARIANTS, &most), LAB_EINVAL);
+}
+
+static int run_padded_extra(int extra, struct gpu_buf in, struct gpu_buf out, size_t w, size_t h)
+{
+    return transpose_padded_extra(in, out, w, h, (size_t)extra);
+}
+
+/* The padded tile with unused dynamic shared memory still transposes: none, a little, past
+ * the 48 KiB a kernel has without asking, and the most a block can have. */
+static void padded_extra(void)
+{
+    static const struct shape sizes[] = {{33, 31}, {100, 37}, {1, 65}};
+    size_t most;
+    assert_status(transpose_extra_most(TR_TILED_PADDED, &most), LAB_OK);
+    const size_t extras[] = {0, 1000, 64 << 10, most};
+    for (size_t i = 0; i < COUNT(sizes); i++)
+        for (size_t e = 0; e < COUNT(extras); e++) {
+            struct shape s = sizes[i];
+            size_t n = s.width * s.height, bytes = n * sizeof(float);
+            float *in = malloc(bytes), *want = malloc(bytes);
+            struct gpu_buf din = gpu_alloc(bytes), dout = gpu_alloc(bytes);
+            char name[64];
+            snprintf(name, sizeof name, "tiled_padded with %zu extra bytes", extras[e]);
+            testkit_floats(in, n, -1e3f, 1e3f);
+            transpose_cpu(in, want, s.width, s.height, sizeof(float));
+            gpu_upload(din, in, bytes);
+            expect(name, run_padded_extra, (int)extras[e], din, dout, s, want, sizeof(float),
+                   s.height);
+            gpu_free(&din);
+            gpu_free(&dout);
+            free(in);
+            free(want);
+        }
+}
+
+/* Given: the argument checks of transpose_padded_extra. */
+static void padded_extra_args(void)
+{
+    struct gpu_buf a = gpu_alloc(100 * sizeof(float)), b = gpu_alloc(100 * sizeof(float));
+    struct gpu_buf none = {NULL, 0};
+    size_t most;
+    assert_status(transpose_extra_most(TR_TILED_PADDED, &most), LAB_OK);
+    assert_status(transpose_padded_extra(a, b, 10, 10, most + 1), LAB_EINVAL);
+    assert_status(transpose_padded_extra(none, b, 10, 10, 0), LAB_EINVAL);
+    assert_status(transpose_padded_extra(a, a, 10, 10, 0), LAB_EINVAL);
+    assert_status(transpose_padded_extra(a, b, 11, 10, 0), LAB_EINVAL); /* too small */
+    assert_status(transpose_padded_extra(a, b, SIZE_MAX / 2, 3, 0), LAB_EINVAL);
+    assert_status(transpose_padded_extra(none, none, 0, 10, 0), LAB_OK);
+    gpu_free(&a);
+    gpu_free(&b);
+}
+
 static const struct testkit_test tests[] = {
     TESTKIT_HOST(reference_cpu),     TESTKIT_GIVEN(args_rejected),
+    TESTKIT_TEST(occupancy),         TESTKIT_TEST(occupancy_args),
+    TESTKIT_GIVEN(extra_most),       TESTKIT_GIVEN(padded_extra_args),
+    TESTKIT_TEST(padded_extra),
 #ifdef BACKEND_CUDA
     TESTKIT_GIVEN(reference_cublas),
 #endif

@@ -246,7 +246,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
     if (!func)
         return fail(cudaErrorInvalidDeviceFunction);
     int n = std::min(2048 / ((block_size + 31) / 32 * 32), 32);
-    if (dynamic_smem)
+    // More dynamic shared memory than a launch may ask for (48 KiB unless cudaFuncSetAttribute
+    // raised it): no block fits, as a GPU answers. The kernel's static shared memory is not
+    // known here (each worker's own, made as its blocks run), so it does not count.
+    if (dynamic_smem > smem_optin)
+        n = 0;
+    else if (dynamic_smem)
         n = std::min(n, (int)(kSmemOptin / dynamic_smem));
     *blocks = n;
     return cudaSuccess;

@@ -48,6 +48,8 @@ SURVIVAL_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-survival.tsv)
 # lab13's roofline (make lab13 roofline on a GPU: the bench's times, Nsight Compute's bytes):
 # plots/roofline.gp draws it
 ROOFLINE_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-roofline.tsv)
+# lab07's occupancy experiment (make lab07 occupancy on a GPU): plots/occupancy.gp draws it
+OCCUPANCY_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-occupancy.tsv)
 # the figures of the literature that a lab's own drawing puts beside its rows (lab11-blocks.gp)
 PUBLISHED_TSVS := $(wildcard plots/reference/lab[0-9][0-9]-published.tsv)
 plots-reference: | $(BUILD)/.need-gnuplot
@@ -62,8 +64,12 @@ plots-reference: | $(BUILD)/.need-gnuplot
 	  plots/survival.gp || exit 1; done
 	@for tsv in $(ROOFLINE_TSVS); do gnuplot -e "tsv='$$tsv'; out='$${tsv%.tsv}.png'; \
 	  term='png'; title='$$(basename $$tsv -roofline.tsv) roofline'" plots/roofline.gp || exit 1; done
+	@for tsv in $(OCCUPANCY_TSVS); do gnuplot -e "tsv='$$tsv'; out='$${tsv%.tsv}.png'; \
+	  term='png'; title='$$(basename $$tsv -occupancy.tsv): tiled_padded against its occupancy (reference measurement)'" \
+	  plots/occupancy.gp || exit 1; done
 	@plots/stamp.sh write plots/reference/SHA256SUMS $(PLOT_SOURCES) $(REFERENCE_TSVS) \
-	  $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(ROOFLINE_TSVS) $(PUBLISHED_TSVS) plots/reference/*.png
+	  $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(ROOFLINE_TSVS) $(OCCUPANCY_TSVS) $(PUBLISHED_TSVS) \
+	  plots/reference/*.png
 	@echo "plots-reference: $$(ls plots/reference/*.png | wc -l) PNGs in plots/reference/, from $(words $(REFERENCE_TSVS)) TSVs"
 
 # One deck per lab, Markdown to PDF through pandoc's beamer writer, with its lab's plots
@@ -93,7 +99,7 @@ $(BUILD)/slides/%.pdf: slides/%.md slides/beamer.yaml $(PLOT_SOURCES) $(REFERENC
 check-plots:
 	@ok=1; plots/stamp.sh check plots/reference/SHA256SUMS plots-reference \
 	  $(PLOT_SOURCES) $(REFERENCE_TSVS) $(TIMELINE_TSVS) $(SURVIVAL_TSVS) $(ROOFLINE_TSVS) \
-	  $(PUBLISHED_TSVS) $(wildcard plots/reference/*.png) || ok=; \
+	  $(OCCUPANCY_TSVS) $(PUBLISHED_TSVS) $(wildcard plots/reference/*.png) || ok=; \
 	plots/stamp.sh check slides/pdf/SHA256SUMS slides $(SLIDE_SOURCES) $(wildcard slides/pdf/*.pdf) || ok=; \
 	[ -n "$$ok" ]
 

@@ -1,5 +1,6 @@
 /* lab07's host API: the arguments checked, the grid made from the variant's tile (the
- * table of transpose.h), then the kernel of transpose.cu launched. */
+ * table of transpose.h), then the kernel of transpose.cu launched; and for the occupancy
+ * step, each variant's kernel and the dynamic shared memory a block of it may take. */
 #include <stdint.h>
 #include "check.h"
 #include "transpose.h"
@@ -121,4 +122,94 @@ extern "C" int transpose(enum transpose_variant v, struct gpu_buf in, struct gpu
     if ((status = check_buffers(in, out, width, height, transpose_facts[v].elem)) != LAB_OK)
         return status;
     return launch(v, in.ptr, out.ptr, width, height);
+}
+
+/* ------------------------------------------------------------- occupancy, measured */
+
+const void *variant_kernel(enum transpose_variant v)
+{
+    switch (v) {
+    case TR_COPY:
+        return (const void *)copy_tile;
+    case TR_COPY_SHARED:
+        return (const void *)copy_shared;
+    case TR_NAIVE_ROWS:
+        return (const void *)transpose_naive_rows;
+    case TR_NAIVE_COLS:
+        return (const void *)transpose_naive_cols;
+    case TR_TILED:
+        return (const void *)transpose_tiled;
+    case TR_TILED_PADDED:
+        return (const void *)transpose_tiled_padded;
+    case TR_SHUFFLE:
+        return (const void *)transpose_shuffle;
+    case TR_TILED_64:
+        return (const void *)transpose_tiled_64;
+    case TR_TILED_64_FLOAT2:
+        return (const void *)transpose_tiled_64_float2;
+    case TR_U8_COPY:
+        return (const void *)copy_u8_words;
+    case TR_U8_TILED_PADDED:
+        return (const void *)transpose_u8_tiled_padded;
+    case TR_U8_WORDS:
+        return (const void *)transpose_u8_words;
+    default:
+        return NULL;
+    }
+}
+
+/* The largest block the device allows a kernel that asks for it (227 KiB on an H100), less
+ * the kernel's static shared memory (tiled_padded's 32 x 33 floats). */
+static int extra_most(const void *kernel, size_t *bytes)
+{
+    cudaFuncAttributes attr;
+    int dev, most;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    CUDA_TRY(cudaFuncGetAttributes(&attr, kernel));
+    *bytes = (size_t)most > attr.sharedSizeBytes ? (size_t)most - attr.sharedSizeBytes : 0;
+    return LAB_OK;
+}
+
+/* Past 48 KiB a block, static and dynamic together, a kernel must ask: the launch fails, and
+ * the occupancy calculator counts no block, for more than the kernel's limit, which is set
+ * here to exactly `extra`. */
+int allow_extra_smem(const void *kernel, size_t extra)
+{
+    size_t most;
+    int status;
+    if ((status = extra_most(kernel, &most)) != LAB_OK)
+        return status;
+    if (extra > most)
+        return LAB_EINVAL;
+    CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)extra));
+    return LAB_OK;
+}
+
+extern "C" int transpose_extra_most(enum transpose_variant v, size_t *bytes)
+{
+    const void *kernel = variant_kernel(v);
+    if (!kernel || !bytes)
+        return LAB_EINVAL;
+    return extra_most(kernel, bytes);
+}
+
+extern "C" int transpose_padded_extra(struct gpu_buf in, struct gpu_buf out, size_t width,
+                                      size_t height, size_t extra)
+{
+    const struct transpose_facts *f = &transpose_facts[TR_TILED_PADDED];
+    dim3 grid;
+    int status;
+    if (too_big(width, height, f->elem))
+        return LAB_EINVAL;
+    if ((status = allow_extra_smem((const void *)transpose_tiled_padded, extra)) != LAB_OK)
+        return status;
+    if (width == 0 || height == 0)
+        return LAB_OK;
+    if ((status = check_buffers(in, out, width, height, f->elem)) != LAB_OK)
+        return status;
+    if (tile_grid(div_up(width, f->tile_w), div_up(height, f->tile_h), &grid) != LAB_OK)
+        return LAB_EINVAL;
+    return launch_padded_extra(grid, dim3(f->threads_x, f->threads_y), (const float *)in.ptr,
+                               (float *)out.ptr, width, height, extra);
 }

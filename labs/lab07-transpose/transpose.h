@@ -74,6 +74,29 @@ static const struct transpose_facts transpose_facts[] = {TRANSPOSE_TABLE(LAB_FAC
 int transpose(enum transpose_variant v, struct gpu_buf in, struct gpu_buf out, size_t width,
               size_t height);
 
+/* Occupancy, measured (the handout's last step): how many blocks of a kernel an SM holds at
+ * once, and the transpose slowed down by holding fewer. */
+struct transpose_occupancy {
+    int blocks;      /* blocks resident on one SM (0: not even one fits) */
+    double fraction; /* their threads over the most an SM can hold: blocks * threads / max */
+};
+/* Variant v's kernel launched with `threads` threads a block and `extra` bytes of dynamic
+ * shared memory a block (which the kernel leaves unused): blocks per SM, as the CUDA
+ * occupancy calculator says, into *occ. LAB_OK; LAB_EINVAL for a bad variant, a NULL occ, no
+ * threads or more than a block can have, or more extra bytes than transpose_extra_most
+ * allows; or LAB_ECUDA. Lets the kernel take `extra` bytes, as a launch must. */
+int transpose_occupancy(enum transpose_variant v, unsigned threads, size_t extra,
+                        struct transpose_occupancy *occ);
+/* The most dynamic shared memory one block of variant v can have besides its own (static)
+ * tile, into *bytes: the device's largest block, opted in, less the tile. LAB_OK; LAB_EINVAL
+ * for a bad variant or a NULL bytes; LAB_ECUDA. */
+int transpose_extra_most(enum transpose_variant v, size_t *bytes);
+/* transpose(TR_TILED_PADDED, ...) with `extra` bytes of dynamic shared memory a block that
+ * the kernel does not touch: the same transpose from fewer blocks per SM. Same arguments and
+ * codes as transpose(), and LAB_EINVAL for more than transpose_extra_most allows. */
+int transpose_padded_extra(struct gpu_buf in, struct gpu_buf out, size_t width, size_t height,
+                           size_t extra);
+
 /* library.cu, on a real GPU only: cuBLAS's transpose, cublasSgeam with alpha = 1 and
  * beta = 0, on floats. Same arguments and codes as transpose(); width and height fit an int. */
 int transpose_cublas(struct gpu_buf in, struct gpu_buf out, size_t width, size_t height);
@@ -111,5 +134,15 @@ __global__ void transpose_u8_tiled_padded(const uint8_t *__restrict__ in, uint8_
                                           size_t width, size_t height);
 __global__ void transpose_u8_words(const uint8_t *__restrict__ in, uint8_t *__restrict__ out,
                                    size_t width, size_t height, bool in_aligned, bool out_aligned);
+
+/* launch.cu gives transpose.cu's occupancy code: variant v's kernel (NULL for a bad v), and
+ * permission for it to take `extra` bytes of dynamic shared memory a block (LAB_EINVAL when
+ * a block cannot have that many). */
+const void *variant_kernel(enum transpose_variant v);
+int allow_extra_smem(const void *kernel, size_t extra);
+/* transpose.cu's: tiled_padded on grid x block with `extra` bytes of dynamic shared memory a
+ * block, launch.cu having checked the arguments and allowed the bytes. */
+int launch_padded_extra(dim3 grid, dim3 block, const float *in, float *out, size_t width,
+                        size_t height, size_t extra);
 #endif
 #endif

@@ -3,8 +3,8 @@
  * whole lesson is in how a warp's 32 accesses land in memory. A warp reading a row of
  * `in` touches contiguous bytes; the same warp writing the transposed row of `out` would
  * touch 32 rows. Tiles in shared memory (or registers) turn that around. Yours: the
- * kernels (their tiles' shapes are in transpose.h); launch.cu checks the arguments and
- * launches them. */
+ * kernels (their tiles' shapes are in transpose.h), and at the end the occupancy query and
+ * the launch of the occupancy step; launch.cu checks the arguments and launches the rest. */
 #include "check.h"
 #include "transpose.h"
 #include "warp.h"
@@ -421,4 +421,52 @@ __global__ void transpose_u8_words(const uint8_t *__restrict__ in, uint8_t *__re
         store_word(out, height, width, r + 3, col, b.w, out_aligned);
     }
     /* SOLUTION END */
+}
+
+/* ---------------------------------------------------------------- occupancy, measured */
+
+/* How many blocks of a kernel one SM holds at once, and what fraction of the SM's threads
+ * they are: the CUDA occupancy calculator's answer from the kernel's registers, its shared
+ * memory (its own tile and the launch's dynamic bytes) and its threads, against the SM's
+ * limits. A memory-bound kernel hides DRAM's latency only with enough bytes in flight per SM
+ * (Little's law), and each resident block brings its share. */
+extern "C" int transpose_occupancy(enum transpose_variant v, unsigned threads, size_t extra,
+                                   struct transpose_occupancy *occ)
+{
+    const void *kernel = variant_kernel(v);
+    int dev, blocks, block_most, most, status;
+    /* SOLUTION BEGIN: LAB_EINVAL for no kernel, a NULL occ, no threads or more than a block
+     * can have (cudaDeviceGetAttribute: cudaDevAttrMaxThreadsPerBlock). Let the kernel take
+     * `extra` bytes (allow_extra_smem: past its limit a GPU counts no block at all), then ask
+     * cudaOccupancyMaxActiveBlocksPerMultiprocessor for its blocks per SM and the device
+     * (cudaDevAttrMaxThreadsPerMultiProcessor) for the most threads an SM holds. Check every
+     * call; fill both fields of occ. */
+    if (!kernel || !occ || threads == 0)
+        return LAB_EINVAL;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&block_most, cudaDevAttrMaxThreadsPerBlock, dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    if (threads > (unsigned)block_most)
+        return LAB_EINVAL;
+    if ((status = allow_extra_smem(kernel, extra)) != LAB_OK)
+        return status;
+    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, (int)threads, extra));
+    occ->blocks = blocks;
+    occ->fraction = (double)blocks * threads / most;
+    /* SOLUTION END */
+    return LAB_OK;
+}
+
+/* tiled_padded with `extra` bytes of dynamic shared memory a block that it never touches: a
+ * GPU sets them aside on the SM all the same, so fewer blocks fit beside each other, with
+ * fewer loads in flight. The same transpose, only slower once too few are left. */
+int launch_padded_extra(dim3 grid, dim3 block, const float *in, float *out, size_t width,
+                        size_t height, size_t extra)
+{
+    /* SOLUTION BEGIN: launch transpose_tiled_padded on grid x block with `extra` bytes of
+     * dynamic shared memory (the launch's third parameter), and check the launch. */
+    transpose_tiled_padded<<<grid, block, extra>>>(in, out, width, height);
+    CUDA_TRY_LAUNCH();
+    /* SOLUTION END */
+    return LAB_OK;
 }

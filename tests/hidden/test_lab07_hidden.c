@@ -4,7 +4,10 @@
  * gridDim.z), every width and height around the tiles and vector widths (and 0, which writes
  * nothing), and buffers at offsets that leave one side aligned and not the other. Every case
  * also checks that nothing around out was written. And every variant past 2^31 and 2^32
- * elements. Points and visibility: tests/hidden/lab07.txt. */
+ * elements. The occupancy step: every amount of extra shared memory, block sizes that are not
+ * a warp's multiple, every variant's kernel, and the padded launch around 48 KiB. Points and
+ * visibility: tests/hidden/lab07.txt. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,10 +33,14 @@ static size_t elem(int v)
 
 /* Variant v on a w x h matrix of random elements, placed in_off bytes after an aligned
  * start, into an output out_off bytes after one, under the first `orders` thread orders:
- * out must be the transpose (the copy for the copy rows), and the poison around it intact. */
-static void check(int v, size_t w, size_t h, size_t in_off, size_t out_off, int orders)
+ * out must be the transpose (the copy for the copy rows), and the poison around it intact.
+ * With extra other than NO_EXTRA, v is tiled_padded launched by transpose_padded_extra with
+ * extra bytes of dynamic shared memory a block. */
+#define NO_EXTRA SIZE_MAX
+static void check_extra(int v, size_t w, size_t h, size_t in_off, size_t out_off, int orders,
+                        size_t extra)
 {
-    const char *name = transpose_variants[v].name;
+    char name[64];
     size_t n = w * h, bytes = n * elem(v), cols = transpose_facts[v].copy ? w : h, bad;
     size_t span = MARGIN + out_off + bytes + MARGIN;
     unsigned char *in = malloc(bytes + 1), *want = malloc(span), *got = malloc(span);
@@ -49,6 +56,10 @@ static void check(int v, size_t w, size_t h, size_t in_off, size_t out_off, int 
         memcpy(want + MARGIN + out_off, in, bytes);
     else
         transpose_cpu(in, want + MARGIN + out_off, w, h, elem(v));
+    if (extra == NO_EXTRA)
+        snprintf(name, sizeof name, "%s", transpose_variants[v].name);
+    else
+        snprintf(name, sizeof name, "tiled_padded with %zu extra bytes", extra);
     if (bytes)
         gpu_upload(a, in, bytes);
     for (int o = 0; o < orders; o++) {
@@ -56,7 +67,9 @@ static void check(int v, size_t w, size_t h, size_t in_off, size_t out_off, int 
         testkit_case("%s, %zu x %zu, in at +%zu bytes, out at +%zu, order %s", name, w, h, in_off,
                      out_off, testkit_order_name(o));
         gpu_poison(dout);
-        assert_status(transpose((enum transpose_variant)v, a, b, w, h), LAB_OK);
+        assert_status(extra == NO_EXTRA ? transpose((enum transpose_variant)v, a, b, w, h)
+                                        : transpose_padded_extra(a, b, w, h, extra),
+                      LAB_OK);
         gpu_sync();
         gpu_download(got, dout, span);
         bad = lab_first_diff(got + MARGIN + out_off, want + MARGIN + out_off, n, elem(v));
@@ -77,6 +90,11 @@ static void check(int v, size_t w, size_t h, size_t in_off, size_t out_off, int 
     free(in);
     free(want);
     free(got);
+}
+
+static void check(int v, size_t w, size_t h, size_t in_off, size_t out_off, int orders)
+{
+    check_extra(v, w, h, in_off, out_off, orders, NO_EXTRA);
 }
 
 /* 1 x L or L x 1 with more tile rows than gridDim.y reaches (the tall one, or the wide one
@@ -201,11 +219,100 @@ static void past_2_32(int v)
     free(got);
 }
 
+/* ------------------------------------------------------------- occupancy, measured */
+
+enum { PADDED_THREADS = TILE * BLOCK_ROWS };
+
+/* transpose_occupancy(v, threads, extra) is LAB_OK with the fraction of its blocks' threads;
+ * on the CPU backend, want blocks (its occupancy calculator's count); on a GPU, no more than
+ * `most` (the count with less, or -1) and what the SM's threads and shared memory allow. */
+static int occupancy_is(int v, unsigned threads, size_t extra, int want, int most)
+{
+    struct transpose_occupancy occ = {-1, -1.0};
+    struct gpu_info gpu;
+    const char *name = transpose_variants[v].name;
+    assert_status(gpu_query(&gpu), LAB_OK);
+    testkit_case("transpose_occupancy(%s, %u threads, %zu extra bytes)", name, threads, extra);
+    assert_status(transpose_occupancy((enum transpose_variant)v, threads, extra, &occ), LAB_OK);
+#ifdef BACKEND_CPU
+    (void)most;
+    if (occ.blocks != want)
+        fail_msg("%s, %u threads, %zu extra bytes: %d blocks per SM, where the CPU backend's "
+                 "occupancy calculator says %d",
+                 name, threads, extra, occ.blocks, want);
+#else
+    (void)want;
+    if (occ.blocks < 1 || (most >= 0 && occ.blocks > most) ||
+        occ.blocks * ((threads + 31) / 32 * 32) > (unsigned)gpu.max_threads_per_sm ||
+        (extra && occ.blocks * extra > gpu.smem_per_sm))
+        fail_msg("%s, %u threads, %zu extra bytes: %d blocks per SM cannot be (%d with fewer "
+                 "bytes; an SM has %d threads and %zu bytes of shared memory)",
+                 name, threads, extra, occ.blocks, most, gpu.max_threads_per_sm, gpu.smem_per_sm);
+#endif
+    if (fabs(occ.fraction - (double)occ.blocks * threads / gpu.max_threads_per_sm) > 1e-12)
+        fail_msg("%s, %u threads, %zu extra bytes: occupancy %g for %d blocks, not their %d "
+                 "threads over the SM's %d",
+                 name, threads, extra, occ.fraction, occ.blocks, occ.blocks * threads,
+                 gpu.max_threads_per_sm);
+    return occ.blocks;
+}
+
+static int least(int a, int b)
+{
+    return a < b ? a : b;
+}
+
+/* tiled_padded from no extra bytes to the most a block can have, in steps of 1 KiB and the
+ * last byte: on the CPU backend min(8, 96 KiB / extra) blocks, on a GPU never more as the
+ * bytes grow, one block at the end. Block sizes that are not multiples of a warp, or reach
+ * the 32-block limit, and the most a block can have (1024; 1025 is LAB_EINVAL). Every
+ * variant's kernel at 256 threads. */
+static void occupancy_sweep(void)
+{
+    static const unsigned threads[] = {1, 31, 32, 33, 100, 255, 257, 1000, 1024};
+    struct transpose_occupancy occ;
+    size_t most;
+    int last = -1;
+    assert_status(transpose_extra_most(TR_TILED_PADDED, &most), LAB_OK);
+    for (size_t step = 0;; step += 1024) {
+        size_t extra = step < most ? step : most;
+        last = occupancy_is(TR_TILED_PADDED, PADDED_THREADS, extra,
+                            extra ? least(8, (int)((96 << 10) / extra)) : 8, last);
+        if (extra == most)
+            break;
+    }
+    if (last != 1)
+        fail_msg("tiled_padded with the most extra bytes a block can have (%zu): %d blocks "
+                 "per SM, not 1",
+                 most, last);
+    for (size_t k = 0; k < COUNT(threads); k++)
+        occupancy_is(TR_TILED_PADDED, threads[k], 0,
+                     least(2048 / (int)((threads[k] + 31) / 32 * 32), 32), -1);
+    assert_status(transpose_occupancy(TR_TILED_PADDED, 1025, 0, &occ), LAB_EINVAL);
+    assert_status(transpose_occupancy((enum transpose_variant) - 1, PADDED_THREADS, 0, &occ),
+                  LAB_EINVAL);
+    for (int v = 0; v < TR_VARIANTS; v++)
+        occupancy_is(v, PADDED_THREADS, 0, 8, -1);
+}
+
+/* The padded tile with extra bytes around the 48 KiB a block has without asking (its own
+ * tile of 4224 bytes included or not) and the most it can have, on shapes with partial tiles
+ * every way and a single row or column; nothing around out written. */
+static void padded_extra_edges(void)
+{
+    static const size_t sides[][2] = {{1, 1000}, {1000, 1}, {65, 63}, {130, 67}};
+    size_t most;
+    assert_status(transpose_extra_most(TR_TILED_PADDED, &most), LAB_OK);
+    const size_t extras[] = {1, (48 << 10) - 4224, 48 << 10, (48 << 10) + 1, most - 1, most};
+    for (size_t i = 0; i < COUNT(sides); i++)
+        for (size_t e = 0; e < COUNT(extras); e++)
+            check_extra(TR_TILED_PADDED, sides[i][0], sides[i][1], 0, 0,
+                        testkit_orders(sides[i][0] * sides[i][1]), extras[e]);
+}
+
 static const struct testkit_test tests[] = {
-    TESTKIT_EACH(folded_grids),
-    TESTKIT_EACH(tile_edges),
-    TESTKIT_EACH(odd_offsets),
-    TESTKIT_EACH(past_2_32),
+    TESTKIT_EACH(folded_grids), TESTKIT_EACH(tile_edges),      TESTKIT_EACH(odd_offsets),
+    TESTKIT_EACH(past_2_32),    TESTKIT_TEST(occupancy_sweep), TESTKIT_TEST(padded_extra_edges),
 };
 
 TESTKIT_MAIN("lab07_transpose_hidden", tests, transpose_variants, TR_VARIANTS)

@@ -70,6 +70,26 @@ WRONG = {
                               "store_word(out, width, height, r%s, col, b.%s" % (o, c))
                              for o, c in (("", "x"), (" + 1", "y"), (" + 2", "z"), (" + 3", "w"))],
                             ["u8_words"]),
+    # the occupancy over the SM's warps (64) where it counts the blocks' threads: 32 x too high
+    "occupancy_over_warps": wrong([("    occ->fraction = (double)blocks * threads / most;",
+                                    "    occ->fraction = (double)blocks * threads / (most / 32);")],
+                                  ["occupancy", "occupancy_sweep"]),
+    # the fraction in integers: 0 below a full SM, 1 at it
+    "occupancy_int_division": wrong([("    occ->fraction = (double)blocks * threads / most;",
+                                      "    occ->fraction = blocks * threads / most;")],
+                                    ["occupancy", "occupancy_sweep"]),
+    # the calculator asked before the kernel may take the bytes: past 48 KiB a GPU counts no
+    # block, and too many bytes are not refused
+    "occupancy_before_opt_in": wrong([("    if ((status = allow_extra_smem(kernel, extra)) != LAB_OK)\n"
+                                       "        return status;\n"
+                                       "    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+                                       "    (void)status;\n"
+                                       "    CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor")],
+                                     ["occupancy", "occupancy_args", "occupancy_sweep"]),
+    # more threads than a block can have left to CUDA: its error, LAB_ECUDA, not LAB_EINVAL
+    "occupancy_threads_unchecked": wrong([("    if (threads > (unsigned)block_most)\n"
+                                           "        return LAB_EINVAL;\n", "")],
+                                         ["occupancy_args", "occupancy_sweep"]),
 }
 
 RIGHT = {
@@ -91,4 +111,13 @@ RIGHT = {
     "shuffle_by_lane": right([("__shfl_xor_sync(FULL_MASK, odd ? v[k] : v[k + 4], 1)",
                                "__shfl_sync(FULL_MASK, odd ? v[k] : v[k + 4], threadIdx.x ^ 1)")],
                              ["shuffle"]),
+    # the SM's and a block's most threads from cudaGetDeviceProperties
+    "occupancy_from_properties": right([
+        ("    CUDA_TRY(cudaDeviceGetAttribute(&block_most, cudaDevAttrMaxThreadsPerBlock, dev));\n"
+         "    CUDA_TRY(cudaDeviceGetAttribute(&most, cudaDevAttrMaxThreadsPerMultiProcessor, dev));",
+         "    cudaDeviceProp prop;\n"
+         "    CUDA_TRY(cudaGetDeviceProperties(&prop, dev));\n"
+         "    block_most = prop.maxThreadsPerBlock;\n"
+         "    most = prop.maxThreadsPerMultiProcessor;")],
+        ["occupancy", "occupancy_args", "occupancy_sweep"]),
 }
