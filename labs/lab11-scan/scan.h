@@ -46,7 +46,7 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT, SCAN_JOB_SC
     X(SCAN_THRESHOLD_SIMD, "threshold_simd",         (SCAN_JOB_THRESHOLD, 128, 16, 1), \
       "9: a warp a row, 16 pixels a lane in a uint4 by __vmaxu4")                       \
     X(SCAN_COMPACT, "compact",                                                          \
-      (SCAN_JOB_COMPACT, SCAN_THREADS, SCAN_PIXELS * SCAN_ITEMS, 1),                    \
+      (SCAN_JOB_COMPACT, SCAN_CP_THREADS, SCAN_PIXELS * SCAN_CP_ITEMS, 1),              \
       "10: the bright pixels' indices, in order: predicate, scan and scatter in one pass") \
     X(SCAN_LOOKBACK_FLOAT, "lookback_float",                                            \
       (SCAN_JOB_SCAN_FLOAT, SCAN_LB_THREADS, SCAN_LB_ITEMS, 1),                         \
@@ -54,17 +54,17 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT, SCAN_JOB_SC
 // clang-format on
 
 /* The tiles of the tiled kernels: a block of THREADS threads, each scanning ITEMS consecutive
- * elements one after another (a register array), a tile of THREADS x ITEMS elements. Kernels 5
- * and 10 take SCAN_THREADS x SCAN_ITEMS; kernels 6 and 11, the single pass, SCAN_LB_THREADS x
- * SCAN_LB_ITEMS: small blocks, so that an SM holds many and those whose look-back waits leave
- * it to the others. A bigger tile means fewer tiles to chain and more loads in flight per
- * thread, and costs registers and shared memory (each warp stages its part of the tile there:
- * 4 x THREADS x ITEMS bytes and a sixteen-byte group per eight, at most 48 KiB). Elements move
- * in groups of four (an int4), so ITEMS is a multiple of 4. To try others, build with
- * DEFS="-DSCAN_LB_THREADS=... -DSCAN_LB_ITEMS=..." (or SCAN_TILE_THREADS, SCAN_TILE_ITEMS for
- * kernels 5 and 10): THREADS a multiple of 32 up to 1024. SCAN_LB_SLEEP_NS: how long a
- * look-back that found a tile not yet published waits before it polls again (__nanosleep; 0:
- * at once). */
+ * elements one after another (a register array), a tile of THREADS x ITEMS elements. Kernel 5
+ * takes SCAN_THREADS x SCAN_ITEMS; kernels 6 and 11, the single pass, SCAN_LB_THREADS x
+ * SCAN_LB_ITEMS: small blocks, so that an SM holds many and those whose look-back waits leave it
+ * to the others (kernel 10's below). A bigger tile means fewer tiles to chain and more loads in
+ * flight per thread, and costs registers and shared memory (each warp stages its part of the
+ * tile there: 4 x THREADS x ITEMS bytes and a sixteen-byte group per eight, at most 48 KiB).
+ * Elements move in groups of four (an int4), so ITEMS is a multiple of 4. To try others, build
+ * with DEFS="-DSCAN_LB_THREADS=... -DSCAN_LB_ITEMS=..." (SCAN_TILE_THREADS, SCAN_TILE_ITEMS for
+ * kernel 5; SCAN_CP_THREADS, SCAN_CP_ITEMS, SCAN_CP_STAGE for kernel 10): THREADS a multiple of
+ * 32 up to 1024. SCAN_LB_SLEEP_NS: how long a look-back that found a tile not yet published
+ * waits before it polls again (__nanosleep; 0: at once). */
 #ifndef SCAN_TILE_THREADS
 #define SCAN_TILE_THREADS 512
 #endif
@@ -87,8 +87,26 @@ enum scan_job { SCAN_JOB_SCAN, SCAN_JOB_THRESHOLD, SCAN_JOB_COMPACT, SCAN_JOB_SC
     !SCAN_TILE_OK(SCAN_LB_THREADS, SCAN_LB_ITEMS)
 #error "tile threads: 32, 64, ... 1024; items: 4, 8, 12, ...; a tile's stage in 48 KiB"
 #endif
-/* compact's items are SCAN_PIXELS pixels each (a uchar4): its threads take SCAN_PIXELS x
- * SCAN_ITEMS consecutive pixels. */
+/* Kernel 10, the compaction, in small blocks as kernel 6: SCAN_CP_THREADS threads, each taking
+ * SCAN_CP_ITEMS items of SCAN_PIXELS = 4 pixels (a uchar4), SCAN_PIXELS x SCAN_CP_ITEMS
+ * consecutive pixels, at most 64 (a thread's predicate is one 64-bit mask): SCAN_CP_ITEMS 4, 8,
+ * 12 or 16. A warp gathers its kept pixels' indices in a stage of WARP x SCAN_CP_STAGE words
+ * before it stores them; where it keeps more, it goes in rounds. The default stages half a
+ * warp's pixels, all it keeps at a threshold that keeps half, in one round; each index staged
+ * costs 4 bytes of shared memory, at most 48 KiB a block. */
+#ifndef SCAN_CP_THREADS
+#define SCAN_CP_THREADS 128
+#endif
+#ifndef SCAN_CP_ITEMS
+#define SCAN_CP_ITEMS 16
+#endif
+#ifndef SCAN_CP_STAGE
+#define SCAN_CP_STAGE (2 * SCAN_CP_ITEMS)
+#endif
+#if !SCAN_TILE_OK(SCAN_CP_THREADS, SCAN_CP_ITEMS) || SCAN_CP_ITEMS > 16 || SCAN_CP_STAGE < 1 || \
+    33 * (SCAN_CP_THREADS) * (SCAN_CP_STAGE) / 8 > 48 * 1024
+#error "compact: SCAN_CP_ITEMS 4, 8, 12 or 16; SCAN_CP_STAGE at least 1, its stage in 48 KiB"
+#endif
 enum { SCAN_THREADS = SCAN_TILE_THREADS, SCAN_ITEMS = SCAN_TILE_ITEMS, SCAN_PIXELS = 4 };
 
 enum scan_variant { SCAN_TABLE(LAB_ENUM) SCAN_VARIANTS };
@@ -203,13 +221,15 @@ __global__ void threshold_warp_row(const unsigned char *src, unsigned char *dst,
                                    size_t height, size_t pitch, unsigned char thr);
 __global__ void threshold_simd(const unsigned char *src, unsigned char *dst, size_t width,
                                size_t height, size_t pitch, unsigned char thr);
-/* compact: the look-back's scratch, as decoupled_lookback's. */
+/* compact (compact.cu, which scan.cu includes): the look-back's scratch, as
+ * decoupled_lookback's. */
 __global__ void compact_lookback(const unsigned char *src, size_t n, unsigned char thr,
                                  unsigned *out, unsigned *count, unsigned *ticket,
                                  unsigned long long *tiles);
 
 #ifdef CUDA_CPU_BACKEND
-/* The CPU backend has no SIMD-in-word intrinsics (yet): CUDA's __vmaxu4, byte by byte. */
+/* The CPU backend has no SIMD-in-word intrinsics (yet): CUDA's __vmaxu4 and __vcmpgeu4 (0xff
+ * in each byte of a at or above b's, else 0), byte by byte. */
 static __device__ inline unsigned __vmaxu4(unsigned a, unsigned b)
 {
     unsigned r = 0;
@@ -217,6 +237,13 @@ static __device__ inline unsigned __vmaxu4(unsigned a, unsigned b)
         unsigned x = (a >> shift) & 0xffu, y = (b >> shift) & 0xffu;
         r |= (x > y ? x : y) << shift;
     }
+    return r;
+}
+static __device__ inline unsigned __vcmpgeu4(unsigned a, unsigned b)
+{
+    unsigned r = 0;
+    for (int shift = 0; shift < 32; shift += 8)
+        r |= ((a >> shift & 0xffu) >= (b >> shift & 0xffu) ? 0xffu : 0u) << shift;
     return r;
 }
 #endif

@@ -5,9 +5,9 @@
  * after tile, carrying the running total: four ways to scan inside a block. Kernels 5-6 give
  * each tile a block of its own and join the tiles: in three launches, or in one pass that
  * looks back at the tiles before. Kernels 7-9 are the seed's streaming threshold of an 8-bit
- * image, the copy's pattern with a max in it; kernel 10 compacts an image's bright pixels with
- * kernel 6's single pass; kernel 11 is kernel 6 on floats, whose adds round. Yours: the
- * kernels; launch.cu checks the arguments and launches them. */
+ * image, the copy's pattern with a max in it; kernel 10 (compact.cu) compacts an image's
+ * bright pixels with kernel 6's single pass; kernel 11 is kernel 6 on floats, whose adds round.
+ * Yours: the kernels; launch.cu checks the arguments and launches them. */
 #include <stdint.h>
 #include "scan.h"
 #include "warp.h"
@@ -220,13 +220,13 @@ __global__ void scan_warp_shuffle(const int *in, int *out, size_t n, int exclusi
     /* SOLUTION END */
 }
 
-/* ------------------------------------------------------------- tiles of many blocks
- * A block per tile of THREADS x ITEMS elements (scan.h: kernels 5 and 10 SCAN_THREADS x
- * SCAN_ITEMS, 6 and 11 SCAN_LB_THREADS x SCAN_LB_ITEMS): every SM at work. Each thread scans
- * ITEMS consecutive elements in registers (no barrier), the threads' sums are scanned across the
- * block, and each thread adds the sum of the threads before it: Brent's bound at work. A warp's
- * part of the tile, WARP x ITEMS elements, moves in groups of GROUP = 4: an int4, one 16-byte
- * load or store where four of 4 bytes would cost four instructions. */
+/* ------------------------------------------------------------- tiles of many blocks A block per
+ * tile of THREADS x ITEMS elements (scan.h: kernel 5 SCAN_THREADS x SCAN_ITEMS, 6 and 11
+ * SCAN_LB_THREADS x SCAN_LB_ITEMS; kernel 10 tiles of its own): every SM at work. Each thread
+ * scans ITEMS consecutive elements in registers (no barrier), the threads' sums are scanned across
+ * the block, and each thread adds the sum of the threads before it: Brent's bound at work. A
+ * warp's part of the tile, WARP x ITEMS elements, moves in groups of GROUP = 4: an int4, one
+ * 16-byte load or store where four of 4 bytes would cost four instructions. */
 
 static const unsigned GROUP = 4;
 
@@ -672,116 +672,10 @@ __global__ void threshold_simd(const unsigned char *__restrict__ src,
 }
 
 /* ------------------------------------------------------------- 10. compaction
- * The indices of the pixels at or above thr, in order, in one pass: a 1 for each kept pixel
- * (the predicate), the exclusive scan of those (each kept pixel's place among the kept:
- * kernel 6's tile scan and chain) and a store of its index at its place (the scatter); the
- * last tile's prefix is the count. Reads n bytes, writes 4 bytes per pixel kept. An item is
- * SCAN_PIXELS = 4 pixels, a 32-bit word, so a tile of SCAN_THREADS x SCAN_ITEMS items holds 4
- * times the pixels. An item's predicate is a mask, bit b for its pixel b; what the tile scans
- * is its count of kept pixels, __popc(mask). */
-
-/* The mask of the four pixels of word, byte b pixel b: bit b set where byte b is at or above
- * thr. */
-__device__ int keep_mask(unsigned word, unsigned char thr)
-{
-    int mask = 0;
-    for (unsigned b = 0; b < SCAN_PIXELS; b++)
-        mask |= ((word >> 8 * b & 0xffu) >= thr) << b;
-    return mask;
-}
-
-/* The masks of this warp's part of the tile, SCAN_PIXELS x WARP x SCAN_ITEMS pixels from first
- * on, blocked into keep[]: keep[k] covers pixels first + SCAN_PIXELS (lane SCAN_ITEMS + k) on.
- * Loaded striped as kernel 5's items, a group of four items (16 pixels, a uint4) a lane in each
- * load where in_groups allows, else byte by byte, the bits of pixels past n cleared. */
-__device__ void load_masks(const unsigned char *src, size_t n, unsigned char thr, size_t first,
-                           int keep[SCAN_ITEMS])
-{
-    const unsigned lane = threadIdx.x % WARP;
-    if (in_groups<SCAN_PIXELS * SCAN_ITEMS>(src, first, n))
-        for (unsigned k = 0; k < SCAN_ITEMS / GROUP; k++) {
-            const uint4 q = ((const uint4 *)(src + first))[k * WARP + lane];
-            keep[GROUP * k] = keep_mask(q.x, thr);
-            keep[GROUP * k + 1] = keep_mask(q.y, thr);
-            keep[GROUP * k + 2] = keep_mask(q.z, thr);
-            keep[GROUP * k + 3] = keep_mask(q.w, thr);
-        }
-    else
-        for (unsigned k = 0; k < SCAN_ITEMS; k++) {
-            const size_t i = first + SCAN_PIXELS * striped(0, k);
-            unsigned word = 0, below = 0;
-            for (unsigned b = 0; b < SCAN_PIXELS; b++) {
-                word |= (i + b < n ? src[i + b] : 0u) << 8 * b;
-                below |= (i + b < n) << b;
-            }
-            keep[k] = keep_mask(word, thr) & (int)below;
-        }
-    transpose<SCAN_THREADS, SCAN_ITEMS>(keep, true);
-}
-
-/* The scatter: the indices of this warp's kept pixels (blocked masks keep[], the items'
- * places in the tile's output place[], first as for load_masks) to out[place...]. The warp's
- * places are consecutive, from lane 0's first to lane 31's last: the warp gathers its indices
- * in its stage (a word of padding every 32) and stores them from there, a lane a word, so that
- * each store of the warp writes consecutive words, where stored from the items each lane's
- * would lie 32 places from its neighbour's. A stage holds WARP x SCAN_ITEMS words and a warp
- * may keep SCAN_PIXELS times that: rounds, each lane staging the indices placed in the round. */
-__device__ void scatter_kept(unsigned *out, size_t first, const int keep[SCAN_ITEMS],
-                             const int place[SCAN_ITEMS])
-{
-    int *stage = (int *)warp_stage<SCAN_THREADS, SCAN_ITEMS>();
-    const unsigned lane = threadIdx.x % WARP;
-    const int last = place[SCAN_ITEMS - 1] + __popc(keep[SCAN_ITEMS - 1]), per = WARP * SCAN_ITEMS;
-    const int from = __shfl_sync(FULL_MASK, place[0], 0),
-              to = __shfl_sync(FULL_MASK, last, WARP - 1);
-    for (int round = from; round < to; round += per) {
-        const int end = to < round + per ? to : round + per;
-        for (unsigned k = 0; k < SCAN_ITEMS; k++) {
-            const size_t pixel = first + SCAN_PIXELS * (lane * SCAN_ITEMS + k);
-            int q = place[k]; /* the place of the item's next kept pixel */
-            for (unsigned m = keep[k]; m && q < end; m &= m - 1, q++)
-                if (q >= round)
-                    stage[q - round + (q - round) / BANKS] = (int)(pixel + __ffs(m) - 1);
-        }
-        __syncwarp();
-        for (int j = round + (int)lane; j < end; j += (int)WARP)
-            out[j] = (unsigned)stage[j - round + (j - round) / BANKS];
-        __syncwarp();
-    }
-}
-
-/* 10. The compaction: kernel 6's chain between a predicate and a scatter. Costs: the
- * scatter's rounds, and 4 bytes written per kept pixel. Half an SM's threads, as kernel 6. */
-__global__ void __launch_bounds__(SCAN_THREADS, 1024 / SCAN_THREADS)
-    compact_lookback(const unsigned char *src, size_t n, unsigned char thr, unsigned *out,
-                     unsigned *count, unsigned *ticket, unsigned long long *tiles)
-{
-    __shared__ int before_tile;
-    /* SOLUTION BEGIN: tile = draw_tile(ticket) as in kernel 6, first = SCAN_PIXELS
-     * warp_first<SCAN_ITEMS>(tile) (in pixels); load_masks into keep[]; each item's count =
-     * __popc of its mask; tile_scan<SCAN_ITEMS>(count, 1, place, &total), exclusive: each
-     * item's first place; warp 0: chain(tile, total, tiles), which its lane 0 stores in
-     * before_tile, and in the last tile (gridDim.x - 1) before + total in *count; a barrier;
-     * scatter_kept(out + before_tile, first, keep, place). */
-    const unsigned tile = draw_tile(ticket);
-    const size_t first = SCAN_PIXELS * warp_first<SCAN_ITEMS>(tile);
-    int keep[SCAN_ITEMS], kept[SCAN_ITEMS], place[SCAN_ITEMS], total = 0;
-    load_masks(src, n, thr, first, keep);
-    for (unsigned k = 0; k < SCAN_ITEMS; k++)
-        kept[k] = __popc(keep[k]);
-    tile_scan<SCAN_ITEMS>(kept, 1, place, &total);
-    if (threadIdx.x < WARP) {
-        const int before = chain(tile, total, tiles);
-        if (threadIdx.x == 0) {
-            before_tile = before;
-            if (tile == gridDim.x - 1)
-                *count = before + total;
-        }
-    }
-    __syncthreads();
-    scatter_kept(out + before_tile, first, keep, place);
-    /* SOLUTION END */
-}
+ * In compact.cu, which calls the block scan, the ticket and the chain above: part of this file,
+ * included here. */
+#define SCAN_CU
+#include "compact.cu"
 
 /* ------------------------------------------------------------- 11. floats
  * Kernel 6 on floats: the same tiles, the same chain, the same adds in the same order. An int

@@ -38,15 +38,19 @@ def lab_folder(lab):
 
 
 def write_entry(entry, where):
-    """The entry as a submission in where/: labs/labNN-name/FILE. Returns the folder."""
+    """The entry as a submission in where/: labs/labNN-name/ with the lab's exercise files, the
+    solution's but for the entry's FILE, which has its edits. Returns the folder."""
     folder = os.path.join(where, "%s_%s" % (entry.kind, entry.name))
-    with open(os.path.join(ROOT, "solutions", lab_folder(entry.lab), entry.file),
-              encoding="utf-8") as f:
-        text = catalogue.apply(entry, f.read())
-    path = os.path.join(folder, "labs", lab_folder(entry.lab), entry.file)
-    os.makedirs(os.path.dirname(path))
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    solution, texts = os.path.join(ROOT, "solutions", lab_folder(entry.lab)), {}
+    for name in sorted(f for f in os.listdir(solution) if f.endswith(".cu")):
+        with open(os.path.join(solution, name), encoding="utf-8") as f:
+            texts[name] = f.read()
+    texts[entry.file] = catalogue.apply(entry, texts[entry.file])
+    os.makedirs(os.path.join(folder, "labs", lab_folder(entry.lab)))
+    for name, text in texts.items():
+        with open(os.path.join(folder, "labs", lab_folder(entry.lab), name), "w",
+                  encoding="utf-8") as f:
+            f.write(text)
     return folder
 
 

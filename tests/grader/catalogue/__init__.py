@@ -4,8 +4,9 @@ variant it breaks, and right ones written otherwise than the solution, which mus
 marks. catch_rate.py grades them all and reports the catch rate per lab.
 
 A lab's module names its exercise FILE and two tables of entries made with wrong() and right().
-An entry's edits are (old, new) pairs applied once each to the solution; a stale old (the
-solution changed) is an error, not a silent pass."""
+An entry's edits are (old, new) pairs applied once each to the solution's file (FILE, or the
+entry's own file= in a lab of several exercise files); a stale old (the solution changed) is an
+error, not a silent pass."""
 
 import collections
 import importlib
@@ -15,17 +16,18 @@ import pkgutil
 Entry = collections.namedtuple("Entry", "lab file name kind edits tests race line")
 
 
-def wrong(edits, tests, race=False, line=None):
+def wrong(edits, tests, race=False, line=None, file=None):
     """A bug. tests: the variants (kernel names) or fnmatch patterns of the tests it must lose,
     at least one of them; race: only the race checker sees it, so it needs that run; line: text
     ending on the line that a losing test's feedback must name as FILE:LINE (a sanitizer, the
-    race checker or the strict mode saw it), or None where only the answer is wrong."""
-    return ("wrong", edits, tests, race, line)
+    race checker or the strict mode saw it), or None where only the answer is wrong; file: the
+    exercise file the edits go to, where not the lab's FILE."""
+    return ("wrong", edits, tests, race, line, file)
 
 
-def right(edits, tests):
+def right(edits, tests, file=None):
     """Right code written otherwise: full marks in the tests of the variants it touches."""
-    return ("right", edits, tests, True, None)
+    return ("right", edits, tests, True, None, file)
 
 
 def patterns(tests):
@@ -47,8 +49,8 @@ def entries(labs=None):
             continue
         m = importlib.import_module("catalogue." + mod)
         for table in (m.WRONG, m.RIGHT):
-            for name, (kind, edits, tests, race, line) in table.items():
-                found.append(Entry(lab, m.FILE, name, kind, edits, tests, race, line))
+            for name, (kind, edits, tests, race, line, file) in table.items():
+                found.append(Entry(lab, file or m.FILE, name, kind, edits, tests, race, line))
     return found
 
 

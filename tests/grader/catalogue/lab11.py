@@ -1,14 +1,16 @@
 """lab11 scan: barriers between the sweeps, double buffering, shared buffers reused, the
 exclusive shift, tails, the warp transpose's syncs, the look-back's one-word publish, window
-and ticket; the threshold's strides, grid and uint4s; compaction's places, scatter and count;
-the float scan's tail and the type it adds in, and an order of adds of its own."""
+and ticket; the threshold's strides, grid and uint4s; compaction's places, scatter (its rounds
+and its staged indices: compact.cu) and count; the float scan's tail and the type it adds in,
+and an order of adds of its own."""
 from catalogue import right, wrong
 
 FILE = "scan.cu"
+COMPACT = "compact.cu"  # kernel 10, which scan.cu includes
 
 LOOKBACK = ["decoupled_lookback", "lookback_concurrent"]
 BLOCK_SCAN = ["warp_shuffle", "three_phase", "decoupled_lookback"]
-TILED = ["three_phase", "decoupled_lookback", "compact"]
+TILED = ["three_phase", "decoupled_lookback"]
 
 WRONG = {
     # Hillis and Steele in one buffer: a thread reads src[t - d] after its neighbour has added
@@ -117,23 +119,52 @@ WRONG = {
                                  "            group_of(x + GROUP * k);\n")], TILED),
     # the scatter's __syncwarp left out: lanes store indices the others have not staged yet
     "compact_scatter_no_syncwarp": wrong([
-        ("                    stage[q - round + (q - round) / BANKS] = (int)(pixel + __ffs(m) - 1);\n"
-         "        }\n        __syncwarp();\n",
-         "                    stage[q - round + (q - round) / BANKS] = (int)(pixel + __ffs(m) - 1);\n"
-         "        }\n")],
-        ["compact"]),
+        ("            }\n        __syncwarp();\n        const unsigned staged",
+         "            }\n        const unsigned staged")],
+        ["compact"], file=COMPACT),
+    # the mask's transpose without its __syncwarp: a lane reads its groups' bits before the
+    # lanes that loaded them have stored them
+    "compact_mask_no_syncwarp": wrong([
+        ("            stage[k * WARP + lane] = (unsigned short)m;\n        }\n    __syncwarp();\n",
+         "            stage[k * WARP + lane] = (unsigned short)m;\n        }\n")],
+        ["compact"], file=COMPACT),
+    # a round's cursor not carried: each round walks a copy of the lane's mask from its first
+    # bit, so a lane whose pixels span two rounds stages its first ones again in the second
+    "compact_round_restarts_mask": wrong([
+        ("        for (unsigned w = 0; w < CP_WORDS; w++)\n"
+         "            for (; mask[w] && place < round + CP_STAGE; mask[w] &= mask[w] - 1, place++) {\n"
+         "                const unsigned s = place - round;\n"
+         "                stage[s + s / BANKS] = pixel + 32 * w + __ffs(mask[w]) - 1;\n",
+         "        for (unsigned w = 0; w < CP_WORDS; w++)\n"
+         "            for (unsigned m = mask[w]; m && place < round + CP_STAGE; m &= m - 1, place++) {\n"
+         "                const unsigned s = place - round;\n"
+         "                stage[s + s / BANKS] = pixel + 32 * w + __ffs(m) - 1;\n")],
+        ["compact"], file=COMPACT),
+    # __ffs taken as counting from 0: every staged index one pixel too far
+    "compact_staged_index_off_by_one": wrong([
+        ("                stage[s + s / BANKS] = pixel + 32 * w + __ffs(mask[w]) - 1;",
+         "                stage[s + s / BANKS] = pixel + 32 * w + __ffs(mask[w]);")],
+        ["compact"], file=COMPACT),
+    # the round's stores from out[j], not out[round + j]: every round after the first
+    # overwrites the first's places, and the places past the first round's are never written
+    "compact_round_offset_dropped": wrong([("        unsigned *o = out + round + lane;",
+                                            "        unsigned *o = out + lane;")],
+                                          ["compact"], file=COMPACT),
     # the kept pixels' places from an inclusive scan: every index one slot too far
-    "compact_inclusive_places": wrong([("    tile_scan<SCAN_ITEMS>(kept, 1, place, &total);",
-                                        "    tile_scan<SCAN_ITEMS>(kept, 0, place, &total);")],
-                                      ["compact"]),
-    # the masks scanned instead of their counts: a mask of pixels 0 and 2 counts 5
-    "compact_scan_of_masks": wrong([("    tile_scan<SCAN_ITEMS>(kept, 1, place, &total);",
-                                     "    tile_scan<SCAN_ITEMS>(keep, 1, place, &total);")],
-                                   ["compact"]),
+    "compact_inclusive_places": wrong([
+        ("    const int place = block_exclusive_scan((int)kept, &total);",
+         "    const int place = block_exclusive_scan((int)kept, &total) + (int)kept;")],
+        ["compact"], file=COMPACT),
+    # the count of the mask's first word only: a lane's pixels past its first 32 neither
+    # counted nor given places
+    "compact_count_first_word": wrong([
+        ("    for (unsigned w = 0; w < CP_WORDS; w++)\n        kept += __popc(mask[w]);",
+         "    kept = __popc(mask[0]);")],
+        ["compact"], file=COMPACT),
     # the count written by the block with the last index, not by the last tile in the chain
     "compact_count_by_block_index": wrong([("            if (tile == gridDim.x - 1)",
                                             "            if (blockIdx.x == gridDim.x - 1)")],
-                                          ["compact"]),
+                                          ["compact"], file=COMPACT),
     # a warp's part of the tile loaded only when it is whole, as if n were a multiple of it:
     # the tail's floats read as 0, every output written and the last ones short of their terms
     "float_tail_dropped": wrong([("        x[k] = i < n ? in[i] : 0;",
@@ -165,11 +196,20 @@ RIGHT = {
         ("            word = p >= 0 ? vtiles[p] : (unsigned long long)SCAN_FLAG_NONE;",
          "            word = p >= 0 ? atomicOr(&tiles[p], 0ull) : (unsigned long long)SCAN_FLAG_NONE;")],
         LOOKBACK),
-    # each mask's count as the sum of its four bits, not __popc
+    # each word's count by clearing its lowest set bit until none is left, not __popc
     "compact_count_by_bits": right([
-        ("        kept[k] = __popc(keep[k]);",
-         "        kept[k] = (keep[k] & 1) + (keep[k] >> 1 & 1) + (keep[k] >> 2 & 1) + (keep[k] >> 3);")],
-        ["compact"]),
+        ("        kept += __popc(mask[w]);",
+         "        for (unsigned m = mask[w]; m; m &= m - 1)\n            kept++;")],
+        ["compact"], file=COMPACT),
+    # the round's stores indexed from the round, lane j storing out[round + j], where the
+    # solution walks a pointer
+    "compact_store_by_index": right([
+        ("        unsigned *o = out + round + lane;\n"
+         "        for (unsigned j = lane; j < staged; j += WARP, o += WARP)\n"
+         "            *o = stage[j + j / BANKS];",
+         "        for (unsigned j = lane; j < staged; j += WARP)\n"
+         "            out[round + j] = stage[j + j / BANKS];")],
+        ["compact"], file=COMPACT),
     # the threshold's maximum with its arguments the other way round
     "simd_max_swapped": right([("        q.x = __vmaxu4(q.x, thr4);", "        q.x = __vmaxu4(thr4, q.x);")],
                               ["threshold_simd"]),
