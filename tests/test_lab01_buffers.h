@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "gpu.h"
 #include "lab.h"
 #include "testkit.h"
@@ -95,6 +96,73 @@ static inline void lab01_check_at(const char *file, int line, struct lab01_bufs 
     print_error("ERROR: %s: c[%zu] = %g, want %g%s%s\n", what, bad, t->got[bad], t->want[bad],
                 hint ? ": " : "", hint ? hint : "");
     _fail(file, line);
+}
+
+/* The windowed sums, for the sizes whose every block the CPU backend cannot afford: c = a +
+ * a in place on n floats, zero but for windows of i % 4096 + 1 (lab01_wrap_value), which alone
+ * run and are checked (lab01_add_in_windows); an element that comes back as it was was not
+ * written, one quadrupled was written twice (lab01_describe). */
+static inline float lab01_wrap_value(size_t i)
+{
+    return (float)(i % 4096 + 1);
+}
+
+/* The first wrong element of a window, added to why: what it holds tells what went wrong
+ * (skipped: what an element not written suggests). */
+static inline void lab01_describe(char *why, size_t size, size_t i, float got, const char *skipped)
+{
+    size_t used = strlen(why);
+    const char *sep = used ? "; " : "";
+    float was = lab01_wrap_value(i);
+    if (got == was)
+        snprintf(why + used, size - used, "%sc[%zu] was not written (%s)", sep, i, skipped);
+    else if (got == 4 * was)
+        snprintf(why + used, size - used,
+                 "%sc[%zu] was written twice (by a thread whose index wrapped at 2^32?)", sep, i);
+    else
+        snprintf(why + used, size - used, "%sc[%zu] = %g, want %g", sep, i, got, 2 * was);
+}
+
+/* c = a + a in place by variant v on n floats, zero but for the windows w[k] = [from, to)
+ * (whole rows of grid_2d's blocks), which hold i % 4096 + 1 and alone are checked. On the
+ * CPU backend only the blocks that hold the windows' threads run (testkit_window), on memory
+ * mapped where touched. Windows of at most 16384 floats. Returns the call's status, and in
+ * why what the windows show (skipped: describe's). */
+static inline int lab01_add_in_windows(int v, size_t n, const size_t (*w)[2], int count, char *why,
+                                       size_t size, const char *skipped)
+{
+    enum { MOST = 16384 };
+    size_t ranks[3][2], per = vector_add_facts[v].float4 ? 4 : 1;
+    float *x = malloc(MOST * sizeof(float));
+    struct gpu_buf d = gpu_alloc_zeroed(n * sizeof(float));
+    int status;
+    for (int k = 0; k < count; k++) {
+        struct gpu_buf part = {(float *)d.ptr + w[k][0], (w[k][1] - w[k][0]) * sizeof(float)};
+        for (size_t j = 0; j < w[k][1] - w[k][0]; j++)
+            x[j] = lab01_wrap_value(w[k][0] + j);
+        gpu_upload(part, x, part.bytes);
+        /* a float4 variant's thread has 4 elements; a thread's rank counts whole blocks, so
+         * grid_2d's last block row holds ranks past n: the end rounded up to a block row */
+        ranks[k][0] = w[k][0] / per;
+        ranks[k][1] = (w[k][1] + 8191) / 8192 * 8192 / per;
+    }
+    testkit_window(ranks, (size_t)count);
+    status = vector_add((enum vector_add_variant)v, d, d, d, n);
+    if (status == LAB_OK)
+        gpu_sync();
+    testkit_window(NULL, 0);
+    for (int k = 0; k < count && status == LAB_OK; k++) {
+        struct gpu_buf part = {(float *)d.ptr + w[k][0], (w[k][1] - w[k][0]) * sizeof(float)};
+        size_t j = 0;
+        gpu_download(x, part, part.bytes);
+        while (j < w[k][1] - w[k][0] && x[j] == 2 * lab01_wrap_value(w[k][0] + j))
+            j++;
+        if (j < w[k][1] - w[k][0])
+            lab01_describe(why, size, w[k][0] + j, x[j], skipped);
+    }
+    gpu_free(&d);
+    free(x);
+    return status;
 }
 
 #endif
