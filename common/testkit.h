@@ -136,6 +136,9 @@ void testkit_counts(uint64_t counts[2]);
  * backend's counts, cuda_cpu.h; -1 each on a GPU, which does not tell): for tests that code
  * destroys the events it made and waits for the work it times. */
 void testkit_held(int64_t held[2]);
+/* testkit_launch_smem: the dynamic shared memory the last launch of that process asked for
+ * (cuda_cpu_last_launch_smem; -1 before any launch, and on a GPU, which does not tell). */
+int64_t testkit_launch_smem(void);
 /* testkit_mark: a test begins (the grader's worker prints a line with its name, which splits
  * its output by test); testkit_worker_gone: the code under test ended (a crash) and the rest
  * of the tests cannot run in this process (in the grader's judge; 0 elsewhere). */

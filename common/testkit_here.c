@@ -44,6 +44,15 @@ void testkit_held(int64_t held[2])
 #endif
 }
 
+int64_t testkit_launch_smem(void)
+{
+#ifdef BACKEND_CPU
+    return cuda_cpu_last_launch_smem();
+#else
+    return -1;
+#endif
+}
+
 void testkit_mark(const char *test)
 {
     (void)test;

@@ -19,6 +19,7 @@ int tk_sanitized(void);
 int tk_racecheck(void);
 int tk_indices(const unsigned grid[3], const unsigned block[3], int *out);
 int tk_reverse(int dynamic, int *data, int n);
+long long tk_last_launch_smem(void);
 int tk_early_return(int *data, int n, int threads);
 int tk_read_dynamic(int *out, int n);
 int tk_transpose(int *m, int rows, int cols);

@@ -2,6 +2,9 @@
  * read_dynamic serves test_poison too). */
 #include <cuda_pipeline_primitives.h>
 #include "test_cpu_backend_kernels_util.cuh"
+#ifdef CUDA_CPU_BACKEND
+#include <cuda_cpu.h>
+#endif
 
 /* ------------------------------------------------------------------ shared memory */
 __global__ void reverse_static(int *data, int n)
@@ -30,6 +33,16 @@ extern "C" int tk_reverse(int dynamic, int *data, int n)
         else
             reverse_static<<<1, n>>>(d, n);
     });
+}
+
+/* The dynamic shared memory the last launch asked for (cuda_cpu.h); -1 on a GPU. */
+extern "C" long long tk_last_launch_smem(void)
+{
+#ifdef CUDA_CPU_BACKEND
+    return cuda_cpu_last_launch_smem();
+#else
+    return -1;
+#endif
 }
 
 /* Threads past n leave before the barrier: the others still meet at it. */

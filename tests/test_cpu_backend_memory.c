@@ -17,6 +17,8 @@ void test_reverse(void **state)
                 for (int i = 0; i < n; i++)
                     data[i] = i * 3 + o;
                 assert_int_equal(tk_reverse(dynamic, data, n), 0);
+                if (tk_is_cpu()) /* what the launch asked for, as the runtime recorded it */
+                    assert_int_equal(tk_last_launch_smem(), dynamic ? n * (int)sizeof(int) : 0);
                 for (int i = 0; i < n; i++)
                     assert_int_equal(data[i], (n - 1 - i) * 3 + o);
             }

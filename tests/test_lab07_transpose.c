@@ -315,7 +315,8 @@ static int run_padded_extra(int extra, struct gpu_buf in, struct gpu_buf out, si
 }
 
 /* The padded tile with unused dynamic shared memory still transposes: none, a little, past
- * the 48 KiB a kernel has without asking, and the most a block can have. */
+ * the 48 KiB a kernel has without asking, and the most a block can have; and, on the CPU
+ * backend, which records it (testkit_launch_smem), the launch asked for those bytes. */
 static void padded_extra(void)
 {
     static const struct shape sizes[] = {{33, 31}, {100, 37}, {1, 65}};
@@ -335,10 +336,16 @@ static void padded_extra(void)
             gpu_upload(din, in, bytes);
             expect(name, run_padded_extra, (int)extras[e], din, dout, s, want, sizeof(float),
                    s.height);
+            const int64_t asked = testkit_launch_smem(); /* -1 on a GPU, which does not tell */
             gpu_free(&din);
             gpu_free(&dout);
             free(in);
             free(want);
+            if (asked >= 0 && asked != (int64_t)extras[e])
+                fail_msg("%s: the launch asked for %lld bytes of dynamic shared memory, want %zu "
+                         "(the third parameter of <<<grid, block, bytes>>>): the transpose is "
+                         "right, but the SM sets nothing aside and the occupancy stays",
+                         name, (long long)asked, extras[e]);
         }
 }
 

@@ -37,6 +37,7 @@ namespace cucc {
 static size_t smem_optin = kSmemPerBlock; // raised by cudaFuncSetAttribute, for every kernel
 // The threads launched, for tests of how much work a kernel does (cuda_cpu.h).
 static std::atomic<unsigned long long> threads_launched;
+static std::atomic<long long> last_launch_smem{-1}; // cuda_cpu_last_launch_smem
 
 // Helper threads for CUDA_CPU_WORKERS > 1; the launching thread is worker 0.
 struct Pool {
@@ -200,6 +201,7 @@ void launch(Kernel k, dim3 g, dim3 b, size_t smem, cudaStream_t stream)
         return;
     }
     threads_launched += window.count * threads;
+    last_launch_smem = (long long)smem;
     // Checked now, as a GPU checks a launch; run when a synchronising call needs it.
     Work run = [k = std::move(k), g, b, smem, window, order, seed] {
         run_launch(k, g, b, smem, window, order, seed);
@@ -213,6 +215,11 @@ extern "C" {
 unsigned long long cuda_cpu_threads_launched(void)
 {
     return threads_launched;
+}
+
+long long cuda_cpu_last_launch_smem(void)
+{
+    return last_launch_smem;
 }
 
 cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value)

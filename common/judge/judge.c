@@ -262,6 +262,13 @@ void testkit_held(int64_t held[2])
     remote_call("held", "o", held, 2 * sizeof held[0]);
 }
 
+int64_t testkit_launch_smem(void)
+{
+    int64_t bytes = -1;
+    remote_call("launch_smem", "o", &bytes, sizeof bytes);
+    return bytes;
+}
+
 void testkit_mark(const char *test)
 {
     fprintf(stderr, "%s%s\n", TESTKIT_MARK, test);

@@ -88,6 +88,16 @@ static long long call_held(struct remote_arg *a)
     return 0;
 }
 
+static long long call_launch_smem(struct remote_arg *a)
+{
+    int64_t bytes;
+    if (a[0].bytes != sizeof bytes)
+        return LAB_EINVAL;
+    bytes = testkit_launch_smem();
+    memcpy(a[0].p, &bytes, sizeof bytes);
+    return 0;
+}
+
 static const struct remote_op common_ops[] = {
     {"gpu_alloc", "z", call_gpu_alloc},
     {"gpu_alloc_zeroed", "z", call_gpu_alloc_zeroed},
@@ -99,6 +109,7 @@ static const struct remote_op common_ops[] = {
     {"setenv", "ss", call_setenv},
     {"counts", "o", call_counts},
     {"held", "o", call_held},
+    {"launch_smem", "o", call_launch_smem},
     {"mark", "s", call_mark},
 };
 

@@ -22,6 +22,11 @@ unsigned long long cuda_cpu_threads_launched(void);
 unsigned long long cuda_cpu_events_alive(void);
 unsigned long long cuda_cpu_work_pending(void);
 
+/* The dynamic shared memory (the launch's third parameter) that the last launch the runtime
+   took asked for, in bytes; -1 before any: for tests that a launch asks for what it must, which
+   no answer shows (memory set aside and never touched). */
+long long cuda_cpu_last_launch_smem(void);
+
 /* cudaMalloc's twin for tests of sizes no CPU holds, past 2^32 elements: memory whose pages are
    mapped when first touched and read 0 until written, not poisoned, so that a buffer of 17 GB
    costs only the pages that the test and the blocks of its CUDA_CPU_WINDOW touch. cudaFree

@@ -90,6 +90,12 @@ WRONG = {
     "occupancy_threads_unchecked": wrong([("    if (threads > (unsigned)block_most)\n"
                                            "        return LAB_EINVAL;\n", "")],
                                          ["occupancy_args", "occupancy_sweep"]),
+    # the padded launch without its third parameter: the transpose is right, but no byte is
+    # set aside and the experiment's curve stays flat (the CPU backend records the launch's)
+    "padded_extra_not_passed": wrong([
+        ("    transpose_tiled_padded<<<grid, block, extra>>>(in, out, width, height);",
+         "    transpose_tiled_padded<<<grid, block>>>(in, out, width, height);")],
+        ["padded_extra", "padded_extra_edges"]),
 }
 
 RIGHT = {
